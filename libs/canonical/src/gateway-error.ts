@@ -1,0 +1,71 @@
+/**
+ * Every failure the gateway reports is a GatewayError: a type, an HTTP status and a message that is
+ * safe to show the caller. Each dialect renders it in its own envelope.
+ */
+export type GatewayErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'model_registry_error'
+  | 'not_found_error'
+  | 'request_too_large'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'overloaded_error'
+  | 'upstream_error';
+
+const DEFAULT_STATUS: Record<GatewayErrorType, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  model_registry_error: 404,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 503,
+  upstream_error: 502,
+};
+
+export interface GatewayErrorOptions {
+  status?: number;
+  /** The request field at fault, e.g. `messages[2].content`. */
+  param?: string;
+  /** A machine-readable code (OpenAI `code`). */
+  code?: string;
+  /** Milliseconds the caller should wait before retrying. */
+  retryAfterMs?: number;
+  /** Whether an executor may try another attempt after this error. */
+  retryable?: boolean;
+  headers?: Record<string, string>;
+}
+
+export class GatewayError extends Error {
+  readonly type: GatewayErrorType;
+  readonly status: number;
+  readonly param?: string;
+  readonly code?: string;
+  readonly retryAfterMs?: number;
+  readonly retryable: boolean;
+  readonly headers?: Record<string, string>;
+
+  constructor(type: GatewayErrorType, message: string, options: GatewayErrorOptions = {}) {
+    super(message);
+    this.name = 'GatewayError';
+    this.type = type;
+    this.status = options.status ?? DEFAULT_STATUS[type];
+    this.param = options.param;
+    this.code = options.code;
+    this.retryAfterMs = options.retryAfterMs;
+    this.retryable = options.retryable ?? false;
+    this.headers = options.headers;
+  }
+
+  static invalidRequest(message: string, param?: string): GatewayError {
+    return new GatewayError('invalid_request_error', message, { param });
+  }
+
+  static isGatewayError(value: unknown): value is GatewayError {
+    return value instanceof GatewayError;
+  }
+}

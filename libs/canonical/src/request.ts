@@ -1,0 +1,54 @@
+import type { Message } from './message';
+import type { ProtocolId } from './protocol';
+import type { RoutingPreferences } from './routing-preferences';
+import type { JsonSchema, ToolChoice, ToolDefinition } from './tool';
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name?: string; description?: string; schema: JsonSchema; strict?: boolean };
+
+export interface ThinkingConfig {
+  enabled: boolean;
+  /** Token budget (Anthropic budget_tokens, Gemini thinkingBudget). */
+  budgetTokens?: number;
+  /** Effort level (OpenAI reasoning_effort, Gemini thinkingLevel, Anthropic output_config.effort). */
+  effort?: string;
+  /** Whether the client wants thought text back (Gemini includeThoughts). */
+  includeThoughts?: boolean;
+}
+
+/**
+ * The body exactly as the client sent it, kept so a same-protocol upstream can receive fields
+ * Rosetta does not model (the fast path of ARCHITECTURE §1).
+ */
+export interface RequestPassthrough {
+  protocol: ProtocolId;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface CanonicalRequest {
+  /** The requested public model id (`rosetta/...`). */
+  model: string;
+  messages: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stopSequences?: string[];
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  candidateCount?: number;
+  responseFormat?: ResponseFormat;
+  thinking?: ThinkingConfig;
+  /** End-user identifier for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user?: string;
+  stream: boolean;
+  routing: RoutingPreferences;
+  passthrough?: RequestPassthrough;
+}

@@ -1,0 +1,29 @@
+import type { ProviderSignature } from './content-part';
+import type { FinishReason } from './finish-reason';
+import type { GatewayError } from './gateway-error';
+import type { ProtocolId } from './protocol';
+import type { Usage } from './usage';
+
+/**
+ * A streamed reply as a sequence of typed events. Blocks (text, thinking, tool call) open with a
+ * `*-start`, carry deltas, and close with a `*-end`; `index` is the block's position in the
+ * assistant message, assigned in order from 0. One `finish` event ends a successful stream.
+ */
+export type StreamEvent =
+  | { type: 'start'; id: string; model: string; created: number }
+  | { type: 'text-start'; index: number }
+  | { type: 'text-delta'; index: number; text: string }
+  | { type: 'text-end'; index: number; signature?: ProviderSignature }
+  | { type: 'thinking-start'; index: number }
+  | { type: 'thinking-delta'; index: number; text: string }
+  | { type: 'thinking-end'; index: number; signature?: ProviderSignature }
+  | { type: 'redacted-thinking'; index: number; data: string; protocol: ProtocolId }
+  | { type: 'refusal-delta'; index: number; text: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string; signature?: ProviderSignature }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  | { type: 'tool-call-end'; index: number }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; finishReason: FinishReason; usage?: Usage }
+  | { type: 'error'; error: GatewayError };
+
+export type StreamEventType = StreamEvent['type'];
