@@ -20,5 +20,6 @@ export default tseslint.config(
     files: ['**/*.controller.ts', '**/*.service.ts', '**/*.guard.ts', '**/*.module.ts', '**/*.repository.ts', '**/*.filter.ts', '**/*.middleware.ts', '**/*.interceptor.ts', '**/*.cache.ts', '**/*.bus.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
+  { files: ['test/**/*.ts', '**/*.spec.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['scripts/**/*.js', 'test/support/*.js', '*.js'], rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' } },
 );

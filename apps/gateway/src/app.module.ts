@@ -1,0 +1,26 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AdminModule, SettingEntity } from '@rosetta/admin';
+import { ApiKeyEntity, AuthModule } from '@rosetta/auth';
+import { DialectsModule } from '@rosetta/dialects';
+import { LimitsModule, PlanEntity } from '@rosetta/limits';
+import { PersistenceModule } from '@rosetta/persistence';
+import { PlatformModule, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { HealthController } from './health.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: RosettaConfig, logger: AppLogger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot(config, logger),
+        PersistenceModule.forRoot([ApiKeyEntity, PlanEntity, SettingEntity]),
+        AuthModule,
+        LimitsModule,
+        AdminModule,
+        DialectsModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

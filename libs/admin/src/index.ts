@@ -1,0 +1,3 @@
+export * from './admin.module';
+export * from './setting.entity';
+export * from './admin-token.service';

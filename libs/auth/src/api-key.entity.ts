@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ name: 'api_keys' })
+export class ApiKeyEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'lookup_id', type: 'text', unique: true })
+  lookupId!: string;
+
+  @Column({ name: 'secret_hash', type: 'text' })
+  secretHash!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text' })
+  plan!: string;
+
+  @Column({ type: 'integer', nullable: true })
+  rpm!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  tpm!: number | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+}

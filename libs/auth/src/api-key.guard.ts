@@ -1,0 +1,38 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { GatewayError } from '@rosetta/canonical';
+import type { ApiKeyRecord } from './api-key.record';
+import { extractCredential, type CredentialSource } from './extract-credential';
+import { IS_PUBLIC } from './public.decorator';
+import { KeyCacheService } from './key-cache.service';
+
+export interface AuthenticatedRequest extends CredentialSource {
+  apiKey?: ApiKeyRecord;
+}
+
+const MESSAGES = {
+  missing: 'Missing API key: send it in the X-API-Key header or as Authorization: Bearer <key>',
+  invalid: 'Invalid API key',
+  revoked: 'API key has been revoked',
+  expired: 'API key has expired',
+} as const;
+
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: KeyCacheService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    if (isPublic) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const credential = extractCredential(request);
+    if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
+    const result = await this.keys.check(credential);
+    if (!result.ok) throw new GatewayError('authentication_error', MESSAGES[result.reason]);
+    request.apiKey = result.key;
+    return true;
+  }
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ApiKeyRepository } from './api-key.repository';
+import type { ApiKeyRecord } from './api-key.record';
+import { KeyCacheService } from './key-cache.service';
+import { generateApiKey } from './key-secret';
+
+export interface CreateKeyInput {
+  name: string;
+  plan: string;
+  rpm?: number | null;
+  tpm?: number | null;
+  expiresAt?: Date | null;
+}
+
+/** Issues and revokes keys; the secret exists only in the return value of `create`. */
+@Injectable()
+export class ApiKeyService {
+  constructor(
+    private readonly repository: ApiKeyRepository,
+    private readonly cache: KeyCacheService,
+  ) {}
+
+  async create(input: CreateKeyInput): Promise<{ record: ApiKeyRecord; key: string }> {
+    const generated = generateApiKey();
+    const record = await this.repository.insert({
+      id: randomUUID(),
+      lookupId: generated.lookupId,
+      secretHash: generated.secretHash,
+      name: input.name,
+      plan: input.plan,
+      rpm: input.rpm ?? null,
+      tpm: input.tpm ?? null,
+      expiresAt: input.expiresAt ?? null,
+    });
+    // A replica may remember this lookup id as unknown (someone tried it); clear that everywhere.
+    await this.cache.invalidate(generated.lookupId);
+    return { record, key: generated.key };
+  }
+
+  list(): Promise<ApiKeyRecord[]> {
+    return this.repository.list();
+  }
+
+  async revoke(id: string): Promise<ApiKeyRecord | null> {
+    const record = await this.repository.revoke(id);
+    if (record) await this.cache.invalidate(record.lookupId);
+    return record;
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeyService } from './api-key.service';
+import { KeyCacheService } from './key-cache.service';
+
+@Module({
+  providers: [ApiKeyRepository, KeyCacheService, ApiKeyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  exports: [ApiKeyService, KeyCacheService],
+})
+export class AuthModule {}

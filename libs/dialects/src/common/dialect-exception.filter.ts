@@ -1,0 +1,46 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { GatewayError } from '@rosetta/canonical';
+import { APP_LOGGER, dialectForPath, type AppLogger } from '@rosetta/platform';
+import { ClientAbortedError } from '@rosetta/routing';
+import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
+import { sendError } from './render-error';
+
+/**
+ * The last word on every failure: rendered in the caller's dialect with the request id, never a
+ * stack trace. Unexpected errors are logged (without request content) and shown as a plain 500.
+ */
+@Catch()
+export class DialectExceptionFilter implements ExceptionFilter {
+  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<GatewayHttpRequest>();
+    const res = http.getResponse<GatewayHttpResponse>();
+    if (exception instanceof ClientAbortedError) {
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    const error = toGatewayError(exception, req);
+    if (error.status >= 500 && !(exception instanceof GatewayError)) {
+      this.logger.error({ requestId: req.id, err: describe(exception) }, 'unhandled error');
+    }
+    sendError(res, dialectForPath(req.path), error, req.id);
+  }
+}
+
+export function toGatewayError(exception: unknown, req: Pick<GatewayHttpRequest, 'method' | 'path'>): GatewayError {
+  if (exception instanceof GatewayError) return exception;
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404) return new GatewayError('not_found_error', `Unknown route: ${req.method} ${req.path}`);
+    if (status === 413) return new GatewayError('request_too_large', 'Request body is too large');
+    if (status < 500) return new GatewayError('invalid_request_error', exception.message, { status });
+  }
+  return new GatewayError('api_error', 'Internal server error');
+}
+
+function describe(exception: unknown): Record<string, unknown> {
+  if (exception instanceof Error) return { name: exception.name, message: exception.message, stack: exception.stack };
+  return { value: String(exception) };
+}

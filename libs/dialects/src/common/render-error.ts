@@ -1,0 +1,31 @@
+import type { GatewayError, ProtocolId } from '@rosetta/canonical';
+import { renderAnthropicMessagesError } from '@rosetta/protocols/anthropic-messages';
+import { renderGeminiError } from '@rosetta/protocols/gemini';
+import { renderOpenAIChatError } from '@rosetta/protocols/openai-chat';
+import type { GatewayHttpResponse } from './http-types';
+
+const RENDERERS: Record<ProtocolId, (error: GatewayError, requestId: string) => Record<string, unknown>> = {
+  openai: renderOpenAIChatError,
+  anthropic: renderAnthropicMessagesError,
+  gemini: renderGeminiError,
+};
+
+export function renderErrorBody(dialect: ProtocolId, error: GatewayError, requestId: string): Record<string, unknown> {
+  return RENDERERS[dialect](error, requestId);
+}
+
+/** Writes an error response in the caller's dialect, with retry hints for 429s. */
+export function sendError(res: GatewayHttpResponse, dialect: ProtocolId, error: GatewayError, requestId: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  if (error.retryAfterMs !== undefined && (error.status === 429 || error.status === 503)) {
+    res.setHeader('retry-after', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+    res.setHeader('retry-after-ms', String(Math.ceil(error.retryAfterMs)));
+  }
+  // Tell the official SDKs not to retry what a retry cannot fix.
+  if (error.status < 500 && error.status !== 429 && error.status !== 408) res.setHeader('x-should-retry', 'false');
+  res.status(error.status).json(renderErrorBody(dialect, error, requestId));
+}

@@ -1,0 +1,4 @@
+export * from './dialects.module';
+export * from './common/http-types';
+export * from './common/render-error';
+export * from './common/dialect-exception.filter';

@@ -1,0 +1,5 @@
+export * from './plan.entity';
+export * from './plan.record';
+export * from './plan.repository';
+export * from './plan-cache.service';
+export * from './limits.module';

@@ -1,0 +1,130 @@
+/**
+ * Typed configuration, read once from the environment and validated at start. A bad value stops
+ * the process with a message naming the variable (house style 13).
+ */
+export interface UpstreamTimeouts {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+  totalMs: number;
+}
+
+export interface BuiltinProviderConfig {
+  slug: 'openai' | 'anthropic' | 'gemini';
+  apiKey?: string;
+  baseUrl: string;
+}
+
+export interface RosettaConfig {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  adminToken?: string;
+  modelNamespace: string;
+  bodyLimitBytes: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  timeouts: UpstreamTimeouts;
+  providers: BuiltinProviderConfig[];
+  providersFile?: string;
+  /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
+  simulatorMode: boolean;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got '${raw}'`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, fallback?: string, protocols = ['http:', 'https:']): string | undefined {
+  const raw = str(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got '${parsed.protocol}'`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+function size(env: Env, name: string, fallback: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(raw);
+  if (!match) throw new ConfigError(name, `must be a size like 10mb or 1048576, got '${raw}'`);
+  return Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? 1);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got '${raw}'`);
+  }
+  return raw as T;
+}
+
+export function loadConfig(env: Env = process.env): RosettaConfig {
+  const namespace = str(env, 'MODEL_NAMESPACE') ?? 'rosetta';
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(namespace)) {
+    throw new ConfigError('MODEL_NAMESPACE', 'must be lowercase letters, digits, dot, dash or underscore');
+  }
+  const adminToken = str(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  }
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    dataDir: str(env, 'ROSETTA_DATA_DIR') ?? '.rosetta',
+    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    adminToken,
+    modelNamespace: namespace,
+    bodyLimitBytes: size(env, 'BODY_LIMIT', 10 * 1024 ** 2),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+    timeouts: {
+      connectMs: int(env, 'UPSTREAM_CONNECT_TIMEOUT_MS', 10_000, 1),
+      firstByteMs: int(env, 'UPSTREAM_FIRST_BYTE_TIMEOUT_MS', 120_000, 1),
+      idleMs: int(env, 'UPSTREAM_IDLE_TIMEOUT_MS', 120_000, 1),
+      totalMs: int(env, 'UPSTREAM_TOTAL_TIMEOUT_MS', 600_000, 1),
+    },
+    providers: [
+      { slug: 'openai', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
+      { slug: 'anthropic', apiKey: str(env, 'ANTHROPIC_API_KEY'), baseUrl: url(env, 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com')! },
+      { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
+    ],
+    providersFile: str(env, 'PROVIDERS_FILE'),
+    simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+  };
+}
+
+/** Injection token for the loaded configuration. */
+export const ROSETTA_CONFIG = Symbol('ROSETTA_CONFIG');

@@ -1,0 +1,22 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import type { RosettaConfig } from './config';
+import { ROSETTA_CONFIG } from './config';
+import { APP_LOGGER, type AppLogger } from './logger';
+import { REDIS_CLIENT, createRedisClient } from './redis';
+
+/** Configuration, the logger and the optional Redis client, available everywhere. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(config: RosettaConfig, logger: AppLogger): DynamicModule {
+    return {
+      module: PlatformModule,
+      providers: [
+        { provide: ROSETTA_CONFIG, useValue: config },
+        { provide: APP_LOGGER, useValue: logger },
+        { provide: REDIS_CLIENT, useFactory: () => (config.redisUrl ? createRedisClient(config.redisUrl, logger) : null) },
+      ],
+      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT],
+    };
+  }
+}

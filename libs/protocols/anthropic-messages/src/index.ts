@@ -1,0 +1,1 @@
+export * from './anthropic-messages-error';

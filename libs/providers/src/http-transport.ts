@@ -1,0 +1,75 @@
+import { GatewayError } from '@rosetta/canonical';
+import { Agent, errors, request, type Dispatcher } from 'undici';
+import type { UpstreamTimeoutsMs } from './provider-adapter';
+import { upstreamTimeout, upstreamUnreachable } from './upstream-error';
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array> & { text(): Promise<string>; json(): Promise<unknown>; dump(): Promise<void> };
+}
+
+/**
+ * The data-plane HTTP client: keep-alive pools per origin (undici Agent), time-outs per
+ * ARCHITECTURE §4.13, and abort when the caller goes away. Bodies are never buffered for streams.
+ */
+export class HttpTransport {
+  private readonly agents = new Map<number, Agent>();
+
+  private agentFor(connectMs: number): Agent {
+    let agent = this.agents.get(connectMs);
+    if (!agent) {
+      agent = new Agent({ connect: { timeout: connectMs }, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000, pipelining: 1 });
+      this.agents.set(connectMs, agent);
+    }
+    return agent;
+  }
+
+  async postJson(
+    url: string,
+    headers: Record<string, string>,
+    body: unknown,
+    options: { signal: AbortSignal; timeouts: UpstreamTimeoutsMs; dispatcher?: Dispatcher },
+  ): Promise<UpstreamResponse> {
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: options.signal,
+        dispatcher: options.dispatcher ?? this.agentFor(options.timeouts.connectMs),
+        headersTimeout: options.timeouts.firstByteMs,
+        bodyTimeout: options.timeouts.idleMs,
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (error) {
+      throw translateTransportError(error, options.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.agents.values()].map((a) => a.close()));
+    this.agents.clear();
+  }
+}
+
+/** Maps undici and abort failures to gateway errors; a client abort is re-thrown as is. */
+export function translateTransportError(error: unknown, signal?: AbortSignal): unknown {
+  if (error instanceof GatewayError) return error;
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof GatewayError) return reason;
+    if (reason instanceof DOMException && reason.name === 'TimeoutError') return upstreamTimeout('the response to complete');
+    return reason ?? error;
+  }
+  if (error instanceof errors.ConnectTimeoutError) return upstreamTimeout('a connection');
+  if (error instanceof errors.HeadersTimeoutError) return upstreamTimeout('the first byte');
+  if (error instanceof errors.BodyTimeoutError) return upstreamTimeout('the next stream event');
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED') return upstreamUnreachable('connection refused');
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return upstreamUnreachable('host not found');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || error instanceof errors.SocketError) {
+    return upstreamUnreachable('connection reset');
+  }
+  return upstreamUnreachable('request failed');
+}

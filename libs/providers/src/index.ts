@@ -1,0 +1,6 @@
+export * from './provider-adapter';
+export * from './http-transport';
+export * from './upstream-error';
+export * from './upstream-call';
+export * from './providers.module';
+export * from './openai/openai-chat.adapter';

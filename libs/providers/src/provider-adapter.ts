@@ -1,0 +1,53 @@
+import type { CanonicalRequest, CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+
+export interface UpstreamTimeoutsMs {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+  totalMs: number;
+}
+
+/** Where and how to call: one provider endpoint serving one model, with its credentials. */
+export interface UpstreamTarget {
+  provider: string;
+  protocol: ProtocolId;
+  /** e.g. `https://api.openai.com/v1`; the adapter appends its protocol's path. */
+  baseUrl: string;
+  apiKey: string;
+  upstreamModel: string;
+  timeouts: UpstreamTimeoutsMs;
+  /** Extra headers to forward (e.g. anthropic-beta). */
+  headers?: Record<string, string>;
+}
+
+export interface UpstreamCall {
+  request: CanonicalRequest;
+  target: UpstreamTarget;
+  /** Aborted when the client goes away or the total time-out passes. */
+  signal: AbortSignal;
+  requestId: string;
+}
+
+export interface AdapterCompletion {
+  response: CanonicalResponse;
+  warnings: TranslationWarning[];
+}
+
+export interface AdapterStream {
+  /** Resolves once the upstream answered 2xx; events then flow as the upstream sends them. */
+  events: AsyncIterable<StreamEvent>;
+  warnings: TranslationWarning[];
+}
+
+/**
+ * One implementation per upstream protocol. Adapters translate canonical ⇄ wire with the protocol
+ * codec and move bytes with the shared transport; they never choose between providers.
+ * Failures are thrown as GatewayError (`upstream_error`, retryable where a retry may help).
+ */
+export interface ProviderAdapter {
+  readonly protocol: ProtocolId;
+  complete(call: UpstreamCall): Promise<AdapterCompletion>;
+  stream(call: UpstreamCall): Promise<AdapterStream>;
+}
+
+export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');

@@ -1,0 +1,46 @@
+import type { StreamEvent } from '@rosetta/canonical';
+import type { HttpTransport, UpstreamResponse } from './http-transport';
+import type { UpstreamCall } from './provider-adapter';
+import { parseRetryAfter, upstreamHttpError } from './upstream-error';
+
+/**
+ * What every adapter does around its codec: POST the wire body, and turn a non-2xx answer into a
+ * sanitised upstream_error (the provider's key never reaches the caller).
+ */
+export async function postToUpstream(
+  transport: HttpTransport,
+  call: UpstreamCall,
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  parseError: (text: string) => { message: string },
+): Promise<UpstreamResponse> {
+  const response = await transport.postJson(url, headers, body, { signal: call.signal, timeouts: call.target.timeouts });
+  if (response.status >= 200 && response.status < 300) return response;
+  const text = await response.body.text().catch(() => '');
+  throw upstreamHttpError(response.status, parseError(text).message, {
+    retryAfterMs: parseRetryAfter(response.headers),
+    secrets: [call.target.apiKey],
+  });
+}
+
+/** Reads a 2xx JSON body, failing clearly when the upstream sent something else. */
+export async function readJson(response: UpstreamResponse): Promise<Record<string, unknown>> {
+  const text = await response.body.text();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw upstreamHttpError(502, 'malformed response body');
+}
+
+/** Flattens a protocol's per-chunk decoder over an async source of parsed chunks. */
+export async function* decodeChunks(
+  chunks: AsyncIterable<unknown>,
+  decoder: { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] },
+): AsyncGenerator<StreamEvent> {
+  for await (const chunk of chunks) yield* decoder.push(chunk);
+  yield* decoder.end();
+}

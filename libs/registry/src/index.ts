@@ -1,0 +1,4 @@
+export * from './catalog';
+export * from './model-id';
+export * from './registry.service';
+export * from './registry.module';

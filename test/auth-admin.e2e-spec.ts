@@ -1,0 +1,193 @@
+import OpenAI from 'openai';
+import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
+import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
+
+/** Two replicas sharing one PostgreSQL, as behind an ingress. */
+describe('API keys, admin API and revocation across replicas', () => {
+  let sim: RunningSimulator;
+  let db: { url: string; drop(): Promise<void> };
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    db = await createTestDatabase();
+    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-0123456789abcdef' };
+    a = await startGateway(env);
+    b = await startGateway(env);
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await sim?.close();
+    await db?.drop();
+  });
+
+  const chat = (gateway: GatewayProcess, headers: Record<string, string>, path = '/v1/chat/completions') =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }),
+    });
+
+  it('issues a key once, stores only its hash, and lists it without the secret', async () => {
+    const created = await adminCall(a, 'POST', '/admin/keys', { name: 'ci', plan: 'free' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual(
+      expect.objectContaining({ id: expect.any(String), key: expect.stringMatching(/^rsk_[A-Za-z0-9]{12}_[A-Za-z0-9]{40}$/), name: 'ci', plan: 'free', created_at: expect.any(String) }),
+    );
+    const rows = await query<{ secret_hash: string }>(db.url, 'SELECT secret_hash FROM api_keys WHERE id = $1', [created.body.id]);
+    const secret = (created.body.key as string).split('_')[2]!;
+    expect(rows[0]!.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+
+    const listed = await adminCall(b, 'GET', '/admin/keys');
+    expect(listed.status).toBe(200);
+    const mine = listed.body.find((k: { id: string }) => k.id === created.body.id);
+    expect(mine).toEqual(expect.objectContaining({ name: 'ci', plan: 'free', prefix: created.body.key.slice(0, 16), revoked_at: null }));
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+  });
+
+  it('accepts X-API-Key and Bearer, and x-goog-api-key / ?key= only on /v1beta', async () => {
+    const { key } = await createKey(a);
+    expect((await chat(a, { 'x-api-key': key })).status).toBe(200);
+    expect((await chat(a, { authorization: `Bearer ${key}` })).status).toBe(200);
+    expect((await chat(a, { 'x-goog-api-key': key })).status).toBe(401);
+    const models = await fetch(`${a.url}/v1beta/models/rosetta/gpt-4o-mini:generateContent?key=${key}`, { method: 'POST', body: '{}' });
+    expect(models.status).not.toBe(401);
+  });
+
+  describe('every auth failure is a 401 in the caller dialect with a request_id', () => {
+    const cases: Array<[string, () => Promise<Record<string, string>>, string]> = [
+      ['missing', async () => ({}), 'Missing API key: send it in the X-API-Key header or as Authorization: Bearer <key>'],
+      ['unknown', async () => ({ authorization: 'Bearer rsk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), 'Invalid API key'],
+      ['garbage', async () => ({ authorization: 'Bearer nonsense' }), 'Invalid API key'],
+      ['wrong secret', async () => {
+        const { key } = await createKey(a);
+        return { 'x-api-key': `${key.slice(0, -4)}AAAA` };
+      }, 'Invalid API key'],
+      ['revoked', async () => {
+        const { id, key } = await createKey(a);
+        await adminCall(a, 'DELETE', `/admin/keys/${id}`);
+        return { 'x-api-key': key };
+      }, 'API key has been revoked'],
+      ['expired', async () => {
+        const { key } = await createKey(a, 'pro', { expires_at: new Date(Date.now() - 60_000).toISOString() });
+        return { 'x-api-key': key };
+      }, 'API key has expired'],
+    ];
+
+    it.each(cases)('%s key, dialect A', async (_name, headers, message) => {
+      const res = await chat(a, await headers());
+      const body = (await res.json()) as any;
+      expect(res.status).toBe(401);
+      expect(body).toEqual({ error: { message, type: 'authentication_error', code: null, param: null }, request_id: res.headers.get('x-request-id') });
+    });
+
+    it('renders dialect B and C envelopes on their paths', async () => {
+      const anthropic = await chat(a, {}, '/v1/messages');
+      expect(anthropic.status).toBe(401);
+      expect(await anthropic.json()).toEqual({
+        type: 'error',
+        error: { type: 'authentication_error', message: expect.any(String) },
+        request_id: anthropic.headers.get('x-request-id'),
+      });
+      const gemini = await chat(a, {}, '/v1beta/models/rosetta/gemini-2.5-flash:generateContent');
+      expect(gemini.status).toBe(401);
+      expect(await gemini.json()).toEqual({
+        error: { code: 401, message: expect.any(String), status: 'UNAUTHENTICATED', type: 'authentication_error' },
+        request_id: gemini.headers.get('x-request-id'),
+      });
+    });
+
+    it('works with the official SDK error classes', async () => {
+      const client = new OpenAI({ apiKey: 'rsk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', baseURL: `${a.url}/v1`, maxRetries: 0 });
+      const error = await client.chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+      expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+      expect(error.requestID).toMatch(/^req_/);
+    });
+  });
+
+  it('revocation through one replica takes effect on the other within a second', async () => {
+    const { id, key } = await createKey(a);
+    expect((await chat(b, { 'x-api-key': key })).status).toBe(200); // b has it cached now
+    const revoked = await adminCall(a, 'DELETE', `/admin/keys/${id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).toEqual(expect.any(String));
+    const deadline = Date.now() + 1000;
+    let status = 200;
+    while (Date.now() < deadline && status !== 401) {
+      status = (await chat(b, { 'x-api-key': key })).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(401);
+    expect((await chat(a, { 'x-api-key': key })).status).toBe(401);
+  });
+
+  it('a key first tried while unknown works as soon as it is created', async () => {
+    // b remembers an unknown lookup id briefly; creation must clear that everywhere.
+    const created = await createKey(a);
+    expect((await chat(b, { 'x-api-key': created.key })).status).toBe(200);
+  });
+
+  it('revoking an unknown key is a 404; a malformed id too', async () => {
+    expect((await adminCall(a, 'DELETE', '/admin/keys/00000000-0000-0000-0000-000000000000')).status).toBe(404);
+    expect((await adminCall(a, 'DELETE', '/admin/keys/not-a-uuid')).status).toBe(404);
+  });
+
+  describe('plans', () => {
+    it('lists the seeded tiers', async () => {
+      const res = await adminCall(a, 'GET', '/admin/plans');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(
+        expect.arrayContaining([
+          { name: 'free', rpm: 100, tpm: 10000 },
+          { name: 'pro', rpm: 1000, tpm: 100000 },
+          { name: 'enterprise', rpm: null, tpm: null },
+        ]),
+      );
+    });
+
+    it('creates and updates a plan, visible from the other replica, and keys can use it', async () => {
+      expect((await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 500, tpm: 50000 })).status).toBe(201);
+      const updated = await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: null });
+      expect(updated).toEqual({ status: 200, body: { name: 'team', rpm: 600, tpm: null } });
+      expect((await adminCall(b, 'GET', '/admin/plans')).body).toContainEqual({ name: 'team', rpm: 600, tpm: null });
+      // b learns of the new plan through the bus; give it the same second revocation gets.
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await adminCall(b, 'POST', '/admin/keys', { name: 'team-key', plan: 'team' })).status).toBe(201);
+    });
+
+    it('rejects bad plan input naming the field', async () => {
+      expect((await adminCall(a, 'PUT', '/admin/plans/Bad Name', { rpm: 1, tpm: 1 })).body.error.param).toBe('name');
+      expect((await adminCall(a, 'PUT', '/admin/plans/x', { rpm: -1, tpm: 1 })).body.error.param).toBe('rpm');
+      const res = await adminCall(a, 'POST', '/admin/keys', { name: 'k', plan: 'platinum' });
+      expect(res).toEqual({ status: 400, body: expect.objectContaining({ error: expect.objectContaining({ param: 'plan', message: "Unknown plan 'platinum'; see GET /admin/plans" }) }) });
+      expect((await adminCall(a, 'POST', '/admin/keys', { plan: 'free' })).body.error.param).toBe('name');
+    });
+  });
+
+  it('health and readiness need no key; readiness checks the database and Redis', async () => {
+    expect(await (await fetch(`${a.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${a.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', redis: 'ok' });
+  });
+
+  it('logs are JSON lines with request ids and never contain keys or prompts', async () => {
+    const { key } = await createKey(a);
+    const res = await chat(a, { 'x-api-key': key });
+    const requestId = res.headers.get('x-request-id')!;
+    await new Promise((r) => setTimeout(r, 200)); // logs are written asynchronously
+    const lines = a.output().split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const access = lines.map((l) => JSON.parse(l)).find((l) => l.requestId === requestId);
+    expect(access).toEqual(expect.objectContaining({ msg: 'request', method: 'POST', path: '/v1/chat/completions', status: 200, model: 'rosetta/gpt-4o-mini' }));
+    expect(a.output()).not.toContain('"hi"');
+    expect(a.output()).not.toContain(key);
+    expect(a.output()).not.toContain(TEST_ADMIN_TOKEN);
+    expect(a.output()).not.toContain('sk-operator-0123456789abcdef');
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+
+/** With no DATABASE_URL the gateway runs on embedded PGlite, with the same migrations. */
+describe('embedded database (PGlite) start', () => {
+  let sim: RunningSimulator;
+  let dataDir: string;
+  let gateway: GatewayProcess | undefined;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    dataDir = mkdtempSync(join(tmpdir(), 'rosetta-pglite-'));
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await sim?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const env = () => ({ ROSETTA_DATA_DIR: dataDir, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-embedded-000000' });
+
+  it('starts, says which database it uses, serves dialect A, and keeps keys across restarts', async () => {
+    gateway = await startGateway(env());
+    expect(gateway.output()).toContain('database: embedded PGlite');
+    expect(gateway.output()).toContain(join(dataDir, 'pgdata'));
+    const ready = await fetch(`${gateway.url}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', redis: 'not configured' });
+
+    const { key } = await createKey(gateway, 'free');
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const reply = await client.chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'embedded hello' }] });
+    expect(reply.choices[0]!.message.content).toBe('Simulated reply from gpt-4o-mini: embedded hello');
+
+    expect(await gateway.stop()).toBe(0);
+    gateway = await startGateway(env());
+    expect(gateway.output()).toContain('"migrationsApplied":[]');
+    const again = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const second = await again.chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'still here' }] });
+    expect(second.choices[0]!.message.content).toBe('Simulated reply from gpt-4o-mini: still here');
+  });
+
+  it('stops with a message naming the variable when configuration is invalid', async () => {
+    await expect(startGateway({ ...env(), PORT: 'eighty' })).rejects.toThrow(/invalid configuration: PORT: must be a whole number/);
+  });
+});
