@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonBody } from '../http-io';
+import type { NeutralRequest, ReplyPlan } from '../reply-plan';
+
+export type SimProtocol = 'openai' | 'anthropic' | 'gemini';
+
+/** Server-wide defaults; a plan's own latency and pacing override them. */
+export interface SimSettings {
+  latencyMs: number;
+  /** 0 streams as fast as the socket accepts. */
+  tokensPerSecond: number;
+  /** Tokens per content chunk. */
+  chunkTokens: number;
+}
+
+/** One protocol request, already read and recorded by the server. */
+export interface SimExchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Record<string, string>;
+  readonly rawBody: string;
+  readonly body: JsonBody;
+  /** Aborted when the client disconnects; every wait and write must observe it. */
+  readonly signal: AbortSignal;
+  readonly settings: SimSettings;
+  readonly requestId: string;
+  /** Decides the protocol-neutral reply (scripts, directive, defaults, limits). */
+  plan(request: NeutralRequest): ReplyPlan;
+}
+
+/**
+ * One wire protocol. A module turns its wire request into a NeutralRequest, asks the exchange
+ * for a plan and renders that plan (and its errors) in its own format. To add a protocol, copy
+ * `openai.ts` and its two helpers and register the module in `simulator.ts`.
+ */
+export interface ProtocolModule {
+  readonly protocol: SimProtocol;
+  handles(method: string, pathname: string): boolean;
+  handle(exchange: SimExchange): Promise<void>;
+}

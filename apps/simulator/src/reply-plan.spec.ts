@@ -1,0 +1,123 @@
+import { tokenize } from './reply-limits';
+import { latestClientTurnText, planReply, type NeutralRequest, type ScriptSource, type SimReply } from './reply-plan';
+import { ScriptBook } from './script-book';
+import { synthesiseArguments } from './synthesise-arguments';
+
+const NO_SCRIPTS: ScriptSource = { take: () => undefined };
+
+function request(overrides: Partial<NeutralRequest> = {}): NeutralRequest {
+  return {
+    model: 'sim',
+    messages: [{ role: 'user', text: 'hello world' }],
+    tools: [],
+    toolChoice: 'none',
+    stream: false,
+    ...overrides,
+  };
+}
+
+function scripted(reply: SimReply): ScriptSource {
+  return { take: () => reply };
+}
+
+describe('tokenize', () => {
+  it('splits into words that keep their following whitespace and rejoin exactly', () => {
+    expect(tokenize('  a b\n\nc  ')).toEqual(['  a ', 'b\n\n', 'c  ']);
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize('one').join('')).toBe('one');
+  });
+});
+
+describe('synthesiseArguments', () => {
+  it('fills required properties by type, recursing into nested objects', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        count: { type: 'integer' },
+        ratio: { type: 'number' },
+        on: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string' } },
+        unit: { type: 'string', enum: ['c', 'f'] },
+        nested: { type: 'object', properties: { deep: { type: ['string', 'null'] }, skip: { type: 'string' } }, required: ['deep'] },
+        optional: { type: 'string' },
+      },
+      required: ['name', 'count', 'ratio', 'on', 'tags', 'unit', 'nested'],
+    };
+    expect(synthesiseArguments(schema)).toEqual({
+      name: 'example',
+      count: 1,
+      ratio: 1,
+      on: true,
+      tags: [],
+      unit: 'c',
+      nested: { deep: 'example' },
+    });
+  });
+
+  it('uses every property when `required` is absent and {} without a schema', () => {
+    expect(synthesiseArguments({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } })).toEqual({ a: 'example', b: 1 });
+    expect(synthesiseArguments(undefined)).toEqual({});
+  });
+});
+
+describe('planReply', () => {
+  it('prefers a script over a directive, and a directive over defaults', () => {
+    const withDirective = request({ messages: [{ role: 'user', text: '<sim>{"text":"from directive"}</sim>' }] });
+    expect(planReply(withDirective, scripted({ text: 'from script' }))).toEqual(expect.objectContaining({ source: 'script', text: 'from script' }));
+    expect(planReply(withDirective, NO_SCRIPTS)).toEqual(expect.objectContaining({ source: 'directive', text: 'from directive' }));
+    expect(planReply(request(), NO_SCRIPTS)).toEqual(expect.objectContaining({ source: 'default', text: 'Simulated reply from sim: hello world' }));
+  });
+
+  it('matches scripts against the latest client turn only', () => {
+    const book = new ScriptBook();
+    book.add({ match: 'marker-p1', reply: { text: 'hit' } });
+    const earlier = request({ messages: [{ role: 'user', text: 'marker-p1' }, { role: 'assistant', text: 'ok' }, { role: 'user', text: 'next' }] });
+    expect(planReply(earlier, book).source).toBe('default');
+    const latest = request({ messages: [{ role: 'user', text: 'next marker-p1' }, { role: 'assistant', text: 'prefill' }] });
+    expect(planReply(latest, book).text).toBe('hit');
+  });
+
+  it('treats trailing tool results as the latest turn, so a tool-calling directive is not replayed', () => {
+    const messages = request({
+      messages: [
+        { role: 'user', text: '<sim>{"toolCalls":[{"name":"t","arguments":{}}]}</sim>' },
+        { role: 'assistant', text: '', toolCallIds: ['c1'] },
+        { role: 'tool', text: '', toolResults: [{ toolCallId: 'c1', text: 'sunny' }] },
+      ],
+    }).messages;
+    expect(latestClientTurnText(messages)).toBe('sunny');
+    const plan = planReply(request({ messages }), NO_SCRIPTS);
+    expect(plan).toEqual(expect.objectContaining({ source: 'default', text: 'Tool results received: sunny', toolCalls: [], finish: 'stop' }));
+  });
+
+  it('computes usage: input from characters, output from words, tool JSON and thinking', () => {
+    const plan = planReply(
+      request({ messages: [{ role: 'system', text: 'abcd' }, { role: 'user', text: 'efghi' }] }),
+      scripted({ text: 'two words', thinking: { text: 'a b c', signature: 'sig' }, toolCalls: [{ name: 't', arguments: { k: 'v' } }] }),
+    );
+    expect(plan.usage).toEqual({ input: 3, output: 2 + 3 + Math.ceil('{"k":"v"}'.length / 4), cached: 0, reasoning: 3 });
+    expect(plan.finish).toBe('tool_calls');
+  });
+
+  it('spends max tokens on thinking, then text, then whole tool calls', () => {
+    const reply: SimReply = { thinking: { text: 'a b' }, text: 'c d e', toolCalls: [{ name: 't', arguments: {} }] };
+    const cut = planReply(request({ maxTokens: 3 }), scripted(reply));
+    expect(cut).toEqual(expect.objectContaining({ text: 'c ', toolCalls: [], finish: 'length' }));
+    expect(cut.usage).toEqual(expect.objectContaining({ output: 3, reasoning: 2 }));
+    const noTool = planReply(request({ maxTokens: 5 }), scripted(reply));
+    expect(noTool).toEqual(expect.objectContaining({ text: 'c d e', toolCalls: [], finish: 'length' }));
+    const fits = planReply(request({ maxTokens: 6 }), scripted(reply));
+    expect(fits).toEqual(expect.objectContaining({ toolCalls: [{ name: 't', arguments: {} }], finish: 'tool_calls' }));
+  });
+
+  it('cuts at the earliest stop sequence and reports stop_sequence with the sequence', () => {
+    const plan = planReply(request({ stopSequences: ['Z', 'y'] }), scripted({ text: 'x y z Z' }));
+    expect(plan).toEqual(expect.objectContaining({ text: 'x ', finish: 'stop_sequence', stopSequence: 'y' }));
+  });
+
+  it('turns an unreadable directive into a 400 plan error', () => {
+    const plan = planReply(request({ messages: [{ role: 'user', text: '<sim>{not json}</sim>' }] }), NO_SCRIPTS);
+    expect(plan.error).toEqual({ status: 400, message: expect.stringMatching(/^Invalid <sim> directive: /) });
+  });
+});

@@ -1,0 +1,198 @@
+import { parseSimReply, SimReplyError } from './parse-sim-reply';
+import { applyLimits } from './reply-limits';
+import { synthesiseArguments } from './synthesise-arguments';
+
+// ---- What a reply should be, independent of any wire format --------------------------------
+
+export type SimFinish = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'stop_sequence';
+
+export interface SimThinking {
+  text: string;
+  signature?: string;
+}
+
+export interface SimToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface SimUsage {
+  input?: number;
+  output?: number;
+  cached?: number;
+  reasoning?: number;
+}
+
+export interface SimError {
+  status: number;
+  message: string;
+  type?: string;
+  retryAfterSeconds?: number;
+}
+
+export interface SimReply {
+  text?: string;
+  thinking?: SimThinking;
+  toolCalls?: SimToolCall[];
+  finish?: SimFinish;
+  stopSequence?: string;
+  usage?: SimUsage;
+  error?: SimError;
+  /** Emit N content chunks, then an in-stream error. */
+  streamErrorAfterChunks?: number;
+  latencyMs?: number;
+  tokensPerSecond?: number;
+  /** Destroy the socket after N content chunks. */
+  dropConnectionAfterChunks?: number;
+}
+
+export interface Script {
+  /** Substring looked for in the client's latest turn. */
+  match: string;
+  reply: SimReply;
+  /** How many requests this script answers; unlimited when absent. */
+  times?: number;
+}
+
+// ---- What the request asked for, as each protocol module reports it ------------------------
+
+export type NeutralRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface NeutralToolResult {
+  toolCallId: string;
+  text: string;
+}
+
+/**
+ * `text` holds only the message's own text; tool results live in `toolResults` and are not
+ * repeated in `text`, so character counts never count a result twice.
+ */
+export interface NeutralMessage {
+  role: NeutralRole;
+  text: string;
+  toolCallIds?: string[];
+  toolResults?: NeutralToolResult[];
+}
+
+export interface NeutralTool {
+  name: string;
+  /** JSON Schema of the arguments, unvalidated. */
+  parameters?: unknown;
+}
+
+export type NeutralToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface NeutralRequest {
+  model: string;
+  messages: NeutralMessage[];
+  tools: NeutralTool[];
+  toolChoice: NeutralToolChoice;
+  maxTokens?: number;
+  stopSequences?: string[];
+  stream: boolean;
+  /** false keeps only the first tool call. */
+  parallelToolCalls?: boolean;
+}
+
+// ---- The decided plan, ready for a renderer -------------------------------------------------
+
+export type ReplySource = 'script' | 'directive' | 'default';
+
+export interface ReplyPlan {
+  source: ReplySource;
+  text: string;
+  thinking?: SimThinking;
+  toolCalls: SimToolCall[];
+  finish: SimFinish;
+  stopSequence?: string;
+  usage: Required<SimUsage>;
+  error?: SimError;
+  streamErrorAfterChunks?: number;
+  dropConnectionAfterChunks?: number;
+  latencyMs?: number;
+  tokensPerSecond?: number;
+}
+
+/** Where scripted replies come from; `take` consumes one use of the newest matching script. */
+export interface ScriptSource {
+  take(text: string): SimReply | undefined;
+}
+
+const DIRECTIVE = /<sim>([\s\S]*?)<\/sim>/;
+const DEFAULT_WORDS = 24;
+
+/** Decides the reply: script, then inline directive, then defaults; limits apply to all. */
+export function planReply(request: NeutralRequest, scripts: ScriptSource): ReplyPlan {
+  const turn = latestClientTurnText(request.messages);
+  const scripted = scripts.take(turn);
+  if (scripted) return applyLimits(request, scripted, 'script');
+  const directive = DIRECTIVE.exec(turn);
+  if (directive) return applyLimits(request, readDirective(directive[1] ?? ''), 'directive');
+  return applyLimits(request, defaultReply(request), 'default');
+}
+
+function readDirective(json: string): SimReply {
+  try {
+    return parseSimReply(JSON.parse(json) as unknown);
+  } catch (error: unknown) {
+    const reason = error instanceof SimReplyError || error instanceof SyntaxError ? error.message : 'unreadable';
+    return { error: { status: 400, message: `Invalid <sim> directive: ${reason}` } };
+  }
+}
+
+function defaultReply(request: NeutralRequest): SimReply {
+  const results = trailingToolResults(request.messages);
+  if (results.length > 0) {
+    return { text: `Tool results received: ${results.map((result) => result.text).join('; ')}` };
+  }
+  const forced = forcedTool(request);
+  if (forced) {
+    return { toolCalls: [{ name: forced.name, arguments: synthesiseArguments(forced.parameters) }] };
+  }
+  const words = lastUserText(request.messages).split(/\s+/).filter((word) => word !== '');
+  const echo = words.slice(0, DEFAULT_WORDS).join(' ');
+  return { text: `Simulated reply from ${request.model}: ${echo}`.trimEnd() };
+}
+
+function forcedTool(request: NeutralRequest): NeutralTool | undefined {
+  const choice = request.toolChoice;
+  if (request.tools.length === 0 || choice === 'auto' || choice === 'none') return undefined;
+  if (choice === 'required') return request.tools[0];
+  return request.tools.find((tool) => tool.name === choice.name) ?? { name: choice.name };
+}
+
+/** Tool results at the very end of the conversation, in order (parallel calls give several). */
+export function trailingToolResults(messages: readonly NeutralMessage[]): NeutralToolResult[] {
+  const results: NeutralToolResult[][] = [];
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const found = messages[i]?.toolResults ?? [];
+    if (found.length === 0) break;
+    results.unshift(found);
+  }
+  return results.flat();
+}
+
+function lastUserText(messages: readonly NeutralMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message?.role === 'user') return message.text;
+  }
+  return '';
+}
+
+/**
+ * The text scripts and directives are matched against: the trailing tool results (with any text
+ * sent beside them) when the conversation ends with results, otherwise the last user message.
+ * Looking past trailing results would replay a tool-calling directive forever.
+ */
+export function latestClientTurnText(messages: readonly NeutralMessage[]): string {
+  const parts: string[] = [];
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (!message?.toolResults?.length) break;
+    const texts = [message.text, ...message.toolResults.map((result) => result.text)];
+    parts.unshift(texts.filter((text) => text !== '').join('\n'));
+  }
+  return parts.length > 0 ? parts.join('\n') : lastUserText(messages);
+}
