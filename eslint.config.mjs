@@ -17,7 +17,7 @@ export default tseslint.config(
   {
     // Nest resolves constructor parameters from emitted metadata, so injected classes must be
     // value imports even when only used as types.
-    files: ['**/*.controller.ts', '**/*.service.ts', '**/*.guard.ts', '**/*.module.ts', '**/*.repository.ts', '**/*.filter.ts', '**/*.middleware.ts', '**/*.interceptor.ts', '**/*.cache.ts', '**/*.bus.ts'],
+    files: ['**/*.controller.ts', '**/*.service.ts', '**/*.guard.ts', '**/*.module.ts', '**/*.repository.ts', '**/*.filter.ts', '**/*.middleware.ts', '**/*.interceptor.ts', '**/*.cache.ts', '**/*.bus.ts', '**/*.adapter.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   { files: ['test/**/*.ts', '**/*.spec.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },

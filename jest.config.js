@@ -6,7 +6,7 @@ const { compilerOptions } = require('./tsconfig.json');
 const shared = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
   },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -20,7 +20,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.js',
-      testTimeout: 60000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/timeouts.js'],
     },
   ],
 };

@@ -54,8 +54,8 @@ describe('API keys, admin API and revocation across replicas', () => {
     expect((await chat(a, { 'x-api-key': key })).status).toBe(200);
     expect((await chat(a, { authorization: `Bearer ${key}` })).status).toBe(200);
     expect((await chat(a, { 'x-goog-api-key': key })).status).toBe(401);
-    const models = await fetch(`${a.url}/v1beta/models/rosetta/gpt-4o-mini:generateContent?key=${key}`, { method: 'POST', body: '{}' });
-    expect(models.status).not.toBe(401);
+    const viaQuery = await fetch(`${a.url}/v1beta/models/rosetta/gpt-4o-mini:generateContent?key=${key}`, { method: 'POST', body: '{}' });
+    expect(viaQuery.status).not.toBe(401);
   });
 
   describe('every auth failure is a 401 in the caller dialect with a request_id', () => {
@@ -85,20 +85,26 @@ describe('API keys, admin API and revocation across replicas', () => {
       expect(body).toEqual({ error: { message, type: 'authentication_error', code: null, param: null }, request_id: res.headers.get('x-request-id') });
     });
 
-    it('renders dialect B and C envelopes on their paths', async () => {
-      const anthropic = await chat(a, {}, '/v1/messages');
-      expect(anthropic.status).toBe(401);
+    it('renders errors in the dialect B and C envelopes on their path prefixes', async () => {
+      const anthropic = await chat(a, {}, '/v1/messages/unknown-route');
+      expect(anthropic.status).toBe(404);
       expect(await anthropic.json()).toEqual({
         type: 'error',
-        error: { type: 'authentication_error', message: expect.any(String) },
+        error: { type: 'not_found_error', message: 'Unknown route: POST /v1/messages/unknown-route' },
         request_id: anthropic.headers.get('x-request-id'),
       });
-      const gemini = await chat(a, {}, '/v1beta/models/rosetta/gemini-2.5-flash:generateContent');
-      expect(gemini.status).toBe(401);
+      const gemini = await chat(a, {}, '/v1beta/unknown');
+      expect(gemini.status).toBe(404);
       expect(await gemini.json()).toEqual({
-        error: { code: 401, message: expect.any(String), status: 'UNAUTHENTICATED', type: 'authentication_error' },
+        error: { code: 404, message: 'Unknown route: POST /v1beta/unknown', status: 'NOT_FOUND', type: 'not_found_error' },
         request_id: gemini.headers.get('x-request-id'),
       });
+      const tooBig = await fetch(`${a.url}/v1beta/models/x:generateContent`, { method: 'POST', body: 'x'.repeat(11 * 1024 * 1024) });
+      expect(tooBig.status).toBe(413);
+      expect(((await tooBig.json()) as any).error).toEqual(expect.objectContaining({ code: 413, type: 'request_too_large', status: 'INVALID_ARGUMENT' }));
+      const malformed = await fetch(`${a.url}/v1/messages`, { method: 'POST', body: '{nope' });
+      expect(malformed.status).toBe(400);
+      expect(((await malformed.json()) as any).type).toBe('error');
     });
 
     it('works with the official SDK error classes', async () => {

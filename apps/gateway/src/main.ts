@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigError, createLogger, loadConfig, NestPinoLogger, type RosettaConfig } from '@rosetta/platform';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
+import { installGracefulShutdown } from './graceful-shutdown';
 import { accessLogMiddleware, jsonBodyMiddleware, requestIdMiddleware } from './http-middleware';
 
 function readConfig(): RosettaConfig {
@@ -31,8 +32,8 @@ async function bootstrap(): Promise<void> {
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
-  app.enableShutdownHooks();
   await app.listen(config.port, config.host);
+  installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
   if (config.simulatorMode) announceSimulator(port);

@@ -20,6 +20,10 @@ export function validateBody<T extends object>(dto: ClassConstructor<T>, body: u
 
 function firstLeaf(error: ValidationError, path: string[]): { param: string; message: string } | undefined {
   const here = [...path, error.property];
+  if (error.constraints?.['isDefined'] && error.value === undefined) {
+    const param = formatPath(here);
+    return { param, message: `Missing required field '${param}'` };
+  }
   if (error.constraints) {
     const raw = Object.values(error.constraints)[0] ?? 'is invalid';
     const param = formatPath(here);

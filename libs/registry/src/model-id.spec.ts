@@ -1,4 +1,4 @@
-import { GatewayError } from '@rosetta/canonical';
+import { type GatewayError } from '@rosetta/canonical';
 import { parseModelId } from './model-id';
 
 function rejection(model: unknown): { type: string; status: number; message: string } {

@@ -71,10 +71,10 @@ const isResponseFormat = (v: unknown): boolean =>
 
 /** Dialect A request: the documented fields are checked; everything else passes through untouched. */
 export class OpenAIChatRequestDto extends RoutingFieldsDto {
-  @IsDefined({ message: 'model is required' }) @IsString()
+  @IsDefined() @IsString()
   model!: string;
 
-  @IsDefined({ message: 'messages is required' }) @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => OpenAIMessageDto)
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ValidateNested({ each: true }) @Type(() => OpenAIMessageDto)
   messages!: OpenAIMessageDto[];
 
   @IsOptional() @IsBoolean() stream?: boolean;

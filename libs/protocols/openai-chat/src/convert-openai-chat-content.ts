@@ -1,0 +1,122 @@
+/**
+ * Message content from dialect-A requests: a string or an array of typed parts. Every failure
+ * names the part's path so the caller can find it in a long conversation.
+ */
+import {
+  GatewayError,
+  type AudioPart,
+  type CacheHint,
+  type DocumentPart,
+  type ImagePart,
+  type MediaSource,
+  type TextPart,
+  type UserContentPart,
+} from '@rosetta/canonical';
+import { compact } from './compact';
+import { parseDataUrl } from './data-url';
+import { fieldPath, optionalString, requireRecord, requireString, unsupported } from './request-fields';
+import { isRecord, isString, type JsonObject } from './wire-guards';
+
+/**
+ * Chat Completions file inputs are PDFs; a bare base64 `file_data` (no data URL) has no media type
+ * of its own, so it is taken to be one.
+ */
+const DEFAULT_FILE_MEDIA_TYPE = 'application/pdf';
+
+/** System, developer and tool messages: a string or text parts only. */
+export function convertOpenAIChatTextContent({ content, path }: { content: unknown; path: string }): TextPart[] {
+  if (isString(content)) return [{ type: 'text', text: content }];
+  return requireArray(content, path).map((raw, i) => {
+    const partPath = `${path}[${i}]`;
+    const part = requireRecord(raw, partPath);
+    const type = requireString(part, 'type', partPath);
+    if (type !== 'text') throw unsupportedPart(type, partPath);
+    return convertTextPart(part, partPath);
+  });
+}
+
+/** User messages: text, images, audio and files. */
+export function convertOpenAIChatUserContent({ content, path }: { content: unknown; path: string }): UserContentPart[] {
+  if (isString(content)) return [{ type: 'text', text: content }];
+  return requireArray(content, path).map((raw, i) => convertUserPart(raw, `${path}[${i}]`));
+}
+
+export function requireArray(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) {
+    throw GatewayError.invalidRequest(`Invalid type for '${path}': expected a string or an array.`, path);
+  }
+  return value;
+}
+
+export function unsupportedPart(type: string, partPath: string): GatewayError {
+  return unsupported(`content part type '${type}'`, fieldPath(partPath, 'type'));
+}
+
+function convertUserPart(raw: unknown, path: string): UserContentPart {
+  const part = requireRecord(raw, path);
+  const type = requireString(part, 'type', path);
+  switch (type) {
+    case 'text':
+      return convertTextPart(part, path);
+    case 'image_url':
+      return convertImagePart(part, path);
+    case 'input_audio':
+      return convertAudioPart(part, path);
+    case 'file':
+      return convertFilePart(part, path);
+    default:
+      throw unsupportedPart(type, path);
+  }
+}
+
+export function convertTextPart(part: JsonObject, path: string): TextPart {
+  return compact({ type: 'text', text: requireString(part, 'text', path), cache: cacheHint(part) });
+}
+
+function convertImagePart(part: JsonObject, path: string): ImagePart {
+  const imagePath = fieldPath(path, 'image_url');
+  const image = requireRecord(part['image_url'], imagePath);
+  const url = requireString(image, 'url', imagePath);
+  const inline = parseDataUrl(url);
+  const source: MediaSource = inline ? { kind: 'base64', ...inline } : { kind: 'url', url };
+  return compact({ type: 'image', source, detail: optionalString(image, 'detail', imagePath), cache: cacheHint(part) });
+}
+
+function convertAudioPart(part: JsonObject, path: string): AudioPart {
+  const audioPath = fieldPath(path, 'input_audio');
+  const audio = requireRecord(part['input_audio'], audioPath);
+  return {
+    type: 'audio',
+    data: requireString(audio, 'data', audioPath),
+    format: requireString(audio, 'format', audioPath),
+  };
+}
+
+function convertFilePart(part: JsonObject, path: string): DocumentPart {
+  const filePath = fieldPath(path, 'file');
+  const file = requireRecord(part['file'], filePath);
+  const fileData = optionalString(file, 'file_data', filePath);
+  const fileId = optionalString(file, 'file_id', filePath);
+  let source: MediaSource;
+  if (fileData !== undefined) {
+    source = { kind: 'base64', ...(parseDataUrl(fileData) ?? { mediaType: DEFAULT_FILE_MEDIA_TYPE, data: fileData }) };
+  } else if (fileId !== undefined) {
+    source = { kind: 'file', fileId };
+  } else {
+    throw GatewayError.invalidRequest(`'${filePath}' needs either 'file_data' or 'file_id'.`, filePath);
+  }
+  return compact({
+    type: 'document',
+    source,
+    filename: optionalString(file, 'filename', filePath),
+    cache: cacheHint(part),
+  });
+}
+
+/**
+ * OpenAI's explicit `prompt_cache_breakpoint` means "cache the prompt up to here", which is what
+ * Anthropic's ephemeral `cache_control` means, so it becomes that hint for other upstreams.
+ */
+function cacheHint(part: JsonObject): CacheHint | undefined {
+  return isRecord(part['prompt_cache_breakpoint']) ? { type: 'ephemeral' } : undefined;
+}

@@ -1,0 +1,128 @@
+/**
+ * Canonical request → OpenAI Chat Completions body for an upstream.
+ *
+ * Fast path: a request that came in as dialect A is forwarded as the client sent it, with only the
+ * model and routing fields rewritten, so fields Rosetta does not model (`logit_bias`,
+ * `prediction`, vendor extensions) still reach the upstream.
+ */
+import {
+  ROUTING_FIELD_NAMES,
+  type CanonicalRequest,
+  type Converted,
+  type ResponseFormat,
+  type ThinkingConfig,
+  type ToolChoice,
+  type TranslationWarning,
+} from '@rosetta/canonical';
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
+import { compact } from './compact';
+import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages';
+import { isRecord } from './wire-guards';
+
+export function convertToOpenAIChatRequest({
+  request,
+  upstreamModel,
+}: {
+  request: CanonicalRequest;
+  upstreamModel: string;
+}): Converted<Record<string, unknown>> {
+  if (request.passthrough?.protocol === 'openai') {
+    return { value: forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), warnings: [] };
+  }
+  const messages = convertToOpenAIChatMessages({ messages: request.messages });
+  const warnings: TranslationWarning[] = [...messages.warnings];
+  if (request.topK !== undefined) {
+    warnings.push({ feature: 'top_k', message: 'Chat Completions has no top_k; dropped.' });
+  }
+  const body: Record<string, unknown> = compact({
+    model: upstreamModel,
+    messages: messages.value,
+    tools: request.tools?.map(toTool),
+    tool_choice: request.toolChoice && toToolChoice(request.toolChoice),
+    parallel_tool_calls: request.parallelToolCalls,
+    max_completion_tokens: request.maxOutputTokens,
+    temperature: request.temperature,
+    top_p: request.topP,
+    stop: request.stopSequences,
+    seed: request.seed,
+    frequency_penalty: request.frequencyPenalty,
+    presence_penalty: request.presencePenalty,
+    n: request.candidateCount,
+    response_format: request.responseFormat && toResponseFormat(request.responseFormat),
+    reasoning_effort: request.thinking && toReasoningEffort(request.thinking, warnings),
+    user: request.user,
+    ...streamFields(request.stream),
+  });
+  return { value: body, warnings };
+}
+
+function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...original };
+  for (const name of ROUTING_FIELD_NAMES) delete body[name];
+  body['model'] = upstreamModel;
+  if (stream) {
+    const existing = isRecord(body['stream_options']) ? body['stream_options'] : {};
+    body['stream'] = true;
+    // Usage must always come back: it settles the token budget and the request log.
+    body['stream_options'] = { ...existing, include_usage: true };
+  } else if (body['stream'] !== undefined) {
+    // The caller may fetch a non-streamed answer for a streaming client; OpenAI refuses
+    // stream_options on such a request.
+    body['stream'] = false;
+    delete body['stream_options'];
+  }
+  return body;
+}
+
+function streamFields(stream: boolean): Pick<ChatCompletionCreateParams, 'stream' | 'stream_options'> {
+  return stream ? { stream: true, stream_options: { include_usage: true } } : {};
+}
+
+function toTool(tool: NonNullable<CanonicalRequest['tools']>[number]): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: compact({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      strict: tool.strict,
+    }),
+  };
+}
+
+function toToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
+}
+
+function toResponseFormat(format: ResponseFormat): ChatCompletionCreateParams['response_format'] {
+  if (format.type !== 'json_schema') return { type: format.type };
+  return {
+    type: 'json_schema',
+    json_schema: compact({
+      // OpenAI requires a name; other dialects have none to give.
+      name: format.name ?? 'response',
+      description: format.description,
+      schema: format.schema,
+      strict: format.strict,
+    }),
+  };
+}
+
+/**
+ * Only an explicit effort is forwarded: reasoning_effort makes non-reasoning models reject the
+ * request, and a token budget (Anthropic, Gemini) has no faithful effort equivalent.
+ */
+function toReasoningEffort(thinking: ThinkingConfig, warnings: TranslationWarning[]): string | undefined {
+  if (thinking.effort !== undefined) return thinking.enabled ? thinking.effort : 'none';
+  if (thinking.enabled && thinking.budgetTokens !== undefined) {
+    warnings.push({
+      feature: 'thinking',
+      message: 'Chat Completions takes a reasoning effort, not a token budget; the upstream default applies.',
+    });
+  }
+  return undefined;
+}

@@ -1,0 +1,15 @@
+export { convertOpenAIChatRequest } from './convert-openai-chat-request';
+export { convertOpenAIChatRouting } from './convert-openai-chat-routing';
+export { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
+export { convertOpenAIChatResponse } from './convert-openai-chat-response';
+export { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
+export {
+  mapOpenAIChatFinishReason,
+  toOpenAIChatFinishReason,
+  type OpenAIChatFinishReason,
+} from './map-openai-chat-finish-reason';
+export { mapOpenAIChatUsage, toOpenAIChatUsage } from './map-openai-chat-usage';
+export { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
+export { OpenAIChatStreamEncoder, type OpenAIChatStreamEncoderOptions } from './openai-chat-stream-encoder';
+export { parseOpenAIChatSSE } from './parse-openai-chat-sse';
+export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBody } from './openai-chat-error';

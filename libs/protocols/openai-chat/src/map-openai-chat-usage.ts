@@ -1,0 +1,47 @@
+/**
+ * OpenAI usage ⇄ canonical usage. OpenAI already counts the way the canonical model does:
+ * `prompt_tokens` includes cached tokens and `completion_tokens` includes reasoning tokens.
+ */
+import { totalTokens, type Usage } from '@rosetta/canonical';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { compact } from './compact';
+import {} from './request-fields';
+import { isRecord, numberField, recordField } from './wire-guards';
+
+/** Upstream `usage` → canonical; undefined when absent or without the two totals. */
+export function mapOpenAIChatUsage(raw: unknown): Usage | undefined {
+  if (!isRecord(raw)) return undefined;
+  const inputTokens = numberField(raw, 'prompt_tokens');
+  const outputTokens = numberField(raw, 'completion_tokens');
+  if (inputTokens === undefined || outputTokens === undefined) return undefined;
+  const promptDetails = recordField(raw, 'prompt_tokens_details');
+  const completionDetails = recordField(raw, 'completion_tokens_details');
+  return compact({
+    inputTokens,
+    outputTokens,
+    cachedInputTokens: promptDetails && numberField(promptDetails, 'cached_tokens'),
+    cacheCreationInputTokens: promptDetails && numberField(promptDetails, 'cache_write_tokens'),
+    reasoningTokens: completionDetails && numberField(completionDetails, 'reasoning_tokens'),
+  });
+}
+
+/** Canonical → dialect A, always with `total_tokens` and both detail objects, as OpenAI sends. */
+export function toOpenAIChatUsage(usage: Usage): CompletionUsage {
+  const promptDetails: CompletionUsage.PromptTokensDetails = {
+    cached_tokens: usage.cachedInputTokens ?? 0,
+    audio_tokens: 0,
+  };
+  if (usage.cacheCreationInputTokens !== undefined) promptDetails.cache_write_tokens = usage.cacheCreationInputTokens;
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: totalTokens(usage),
+    prompt_tokens_details: promptDetails,
+    completion_tokens_details: {
+      reasoning_tokens: usage.reasoningTokens ?? 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Canonical stream events → dialect-A SSE text. The output must satisfy openai-node's
+ * `ChatCompletionStream` accumulator: the role on the first chunk, id/type/name on each tool
+ * call's first fragment, tool calls numbered densely from 0, and a finish_reason before [DONE].
+ */
+import type { FinishReason, GatewayError, StreamEvent, Usage } from '@rosetta/canonical';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
+import { toOpenAIChatUsage } from './map-openai-chat-usage';
+
+export interface OpenAIChatStreamEncoderOptions {
+  id: string;
+  /** The public model id the client sees. */
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  /** The client asked for `stream_options.include_usage`. */
+  includeUsage: boolean;
+}
+
+/** Thinking travels in `reasoning_content`, a field DeepSeek-style clients read and the SDK ignores. */
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
+
+export class OpenAIChatStreamEncoder {
+  private roleSent = false;
+  private ended = false;
+  private usage?: Usage;
+  /** Block index → position among tool calls: clients index `tool_calls` densely from 0. */
+  private readonly toolCallOrdinals = new Map<number, number>();
+
+  constructor(private readonly options: OpenAIChatStreamEncoderOptions) {}
+
+  encode(event: StreamEvent): string {
+    if (this.ended) return '';
+    switch (event.type) {
+      case 'start':
+        return this.roleChunk();
+      case 'text-delta':
+        return this.deltaChunk({ content: event.text });
+      case 'thinking-delta':
+        return this.deltaChunk({ reasoning_content: event.text });
+      case 'refusal-delta':
+        return this.deltaChunk({ refusal: event.text });
+      case 'tool-call-start':
+        return this.toolCallStart(event.index, event.id, event.name);
+      case 'tool-call-delta':
+        return this.toolCallDelta(event.index, event.argumentsDelta);
+      case 'usage':
+        this.usage = event.usage;
+        return '';
+      case 'finish':
+        return this.finish(event.finishReason, event.usage ?? this.usage);
+      case 'error':
+        this.ended = true;
+        return frame(errorBody(event.error));
+      default:
+        // Block boundaries and redacted thinking have no dialect-A form.
+        return '';
+    }
+  }
+
+  private roleChunk(): string {
+    if (this.roleSent) return '';
+    this.roleSent = true;
+    return frame(this.chunk({ role: 'assistant', content: '' }, null));
+  }
+
+  /** Emits the role chunk first if no `start` came, so the client's accumulator still gets a role. */
+  private deltaChunk(delta: Delta): string {
+    return this.roleChunk() + frame(this.chunk(delta, null));
+  }
+
+  private toolCallStart(blockIndex: number, id: string, name: string): string {
+    const index = this.toolCallOrdinals.size;
+    this.toolCallOrdinals.set(blockIndex, index);
+    return this.deltaChunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
+  }
+
+  private toolCallDelta(blockIndex: number, argumentsDelta: string): string {
+    const index = this.toolCallOrdinals.get(blockIndex);
+    if (index === undefined) return '';
+    return this.deltaChunk({ tool_calls: [{ index, function: { arguments: argumentsDelta } }] });
+  }
+
+  private finish(reason: FinishReason, usage: Usage | undefined): string {
+    this.ended = true;
+    let out = this.roleChunk() + frame(this.chunk({}, toOpenAIChatFinishReason(reason)));
+    if (this.options.includeUsage && usage) {
+      out += frame({ ...this.envelope(), choices: [], usage: toOpenAIChatUsage(usage) });
+    }
+    return `${out}data: [DONE]\n\n`;
+  }
+
+  private chunk(delta: Delta, finishReason: ChatCompletionChunk.Choice['finish_reason']): ChatCompletionChunk {
+    return {
+      ...this.envelope(),
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      usage: null,
+    };
+  }
+
+  private envelope(): Pick<ChatCompletionChunk, 'id' | 'object' | 'created' | 'model'> {
+    const { id, created, model } = this.options;
+    return { id, object: 'chat.completion.chunk', created, model };
+  }
+}
+
+function frame(body: unknown): string {
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/** The in-stream error form openai-node turns into an APIError; no [DONE] follows it. */
+function errorBody(error: GatewayError): unknown {
+  return { error: { message: error.message, type: error.type, code: error.code ?? null, param: error.param ?? null } };
+}
