@@ -1,7 +1,7 @@
-import type { StreamEvent } from '@rosetta/canonical';
+import { GatewayError, type StreamEvent } from '@rosetta/canonical';
 import type { HttpTransport, UpstreamResponse } from './http-transport';
 import type { UpstreamCall } from './provider-adapter';
-import { parseRetryAfter, upstreamHttpError } from './upstream-error';
+import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
 
 /**
  * What every adapter does around its codec: POST the wire body, and turn a non-2xx answer into a
@@ -36,11 +36,25 @@ export async function readJson(response: UpstreamResponse): Promise<Record<strin
   throw upstreamHttpError(502, 'malformed response body');
 }
 
-/** Flattens a protocol's per-chunk decoder over an async source of parsed chunks. */
+/**
+ * Flattens a protocol's per-chunk decoder over an async source of parsed chunks. Error events
+ * carry upstream text, so they are sanitised here like any other upstream error.
+ */
 export async function* decodeChunks(
   chunks: AsyncIterable<unknown>,
   decoder: { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] },
+  secrets: readonly string[],
 ): AsyncGenerator<StreamEvent> {
-  for await (const chunk of chunks) yield* decoder.push(chunk);
-  yield* decoder.end();
+  const clean = (events: StreamEvent[]): StreamEvent[] => events.map((e) => (e.type === 'error' ? sanitizeErrorEvent(e.error, secrets) : e));
+  for await (const chunk of chunks) yield* clean(decoder.push(chunk));
+  yield* clean(decoder.end());
+}
+
+function sanitizeErrorEvent(error: GatewayError, secrets: readonly string[]): StreamEvent {
+  const message = sanitizeUpstreamMessage(error.message, secrets);
+  if (message === error.message) return { type: 'error', error };
+  return {
+    type: 'error',
+    error: new GatewayError(error.type, message, { status: error.status, retryable: error.retryable, code: error.code, retryAfterMs: error.retryAfterMs }),
+  };
 }

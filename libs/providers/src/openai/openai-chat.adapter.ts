@@ -32,7 +32,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
       upstreamModel: call.target.upstreamModel,
     });
     const response = await this.post(call, body);
-    return { events: decodeChunks(parseOpenAIChatSSE(response.body), new OpenAIChatStreamDecoder()), warnings };
+    return { events: decodeChunks(parseOpenAIChatSSE(response.body), new OpenAIChatStreamDecoder(), [call.target.apiKey]), warnings };
   }
 
   private post(call: UpstreamCall, body: unknown) {
