@@ -12,10 +12,7 @@ import {
   type TextPart,
   type UserContentPart,
 } from '@rosetta/canonical';
-import { compact } from './compact';
-import { parseDataUrl } from './data-url';
-import { fieldPath, optionalString, requireRecord, requireString, unsupported } from './request-fields';
-import { isRecord, isString, type JsonObject } from './wire-guards';
+import { compact, parseDataUrl, fieldPath, optionalString, requireRecord, requireString, unsupported, isRecord, isString, type JsonObject } from '@rosetta/protocols/common';
 
 /**
  * Chat Completions file inputs are PDFs; a bare base64 `file_data` (no data URL) has no media type

@@ -13,7 +13,6 @@ import {
   type ToolResultPart,
   type UserMessage,
 } from '@rosetta/canonical';
-import { compact } from './compact';
 import {
   convertOpenAIChatTextContent,
   convertOpenAIChatUserContent,
@@ -21,8 +20,7 @@ import {
   requireArray,
   unsupportedPart,
 } from './convert-openai-chat-content';
-import { fieldPath, optionalString, requireRecord, requireString, unsupported } from './request-fields';
-import { isString, type JsonObject } from './wire-guards';
+import { compact, fieldPath, optionalString, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
 
 export function convertOpenAIChatMessages({ messages }: { messages: unknown }): Message[] {
   if (!Array.isArray(messages) || messages.length === 0) {

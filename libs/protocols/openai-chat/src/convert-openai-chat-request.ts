@@ -4,21 +4,9 @@
  * names the field path the caller has to fix.
  */
 import type { CanonicalRequest, Converted, ResponseFormat, ThinkingConfig } from '@rosetta/canonical';
-import { compact } from './compact';
 import { convertOpenAIChatMessages } from './convert-openai-chat-messages';
-import { convertOpenAIChatRouting } from './convert-openai-chat-routing';
 import { convertOpenAIChatTools } from './convert-openai-chat-tools';
-import {
-  optionalBoolean,
-  optionalNumber,
-  optionalRecord,
-  optionalString,
-  optionalStringArray,
-  requireRecord,
-  requireString,
-  unsupported,
-} from './request-fields';
-import { isString, type JsonObject } from './wire-guards';
+import { compact, convertRoutingFields, optionalBoolean, optionalNumber, optionalRecord, optionalString, optionalStringArray, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
 
 export function convertOpenAIChatRequest({ body }: { body: Record<string, unknown> }): Converted<CanonicalRequest> {
   const tools = convertOpenAIChatTools({ body });
@@ -40,7 +28,7 @@ export function convertOpenAIChatRequest({ body }: { body: Record<string, unknow
     // `safety_identifier` is the successor of `user`; either identifies the end user.
     user: optionalString(body, 'safety_identifier') ?? optionalString(body, 'user'),
     stream: optionalBoolean(body, 'stream') ?? false,
-    routing: convertOpenAIChatRouting({ body }),
+    routing: convertRoutingFields({ body }),
     // The body itself, not a copy: the fast path copies it when it rewrites the model.
     passthrough: { protocol: 'openai', body },
   });

@@ -10,8 +10,7 @@ import {
 } from '@rosetta/canonical';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-chat-usage';
-import { synthesizeToolCallId } from './synthesize-tool-call-id';
-import { isRecord, numberField, recordField, stringField, type JsonObject } from './wire-guards';
+import { synthesizeToolCallId, isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
 
 export function convertOpenAIChatResponse({ body }: { body: unknown }): CanonicalResponse {
   const choice = isRecord(body) && Array.isArray(body['choices']) ? body['choices'][0] : undefined;

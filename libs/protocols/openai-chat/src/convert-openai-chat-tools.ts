@@ -4,19 +4,8 @@
  * refused, so a client that uses them still gets an answer from other upstreams.
  */
 import type { Converted, ToolChoice, ToolDefinition, TranslationWarning } from '@rosetta/canonical';
-import { compact } from './compact';
 import { requireArray } from './convert-openai-chat-content';
-import {
-  fieldPath,
-  optionalBoolean,
-  optionalEnum,
-  optionalRecord,
-  optionalString,
-  requireRecord,
-  requireString,
-  unsupported,
-} from './request-fields';
-import { isString, type JsonObject } from './wire-guards';
+import { compact, fieldPath, optionalBoolean, optionalEnum, optionalRecord, optionalString, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
 
 export interface OpenAIChatTools {
   tools?: ToolDefinition[];

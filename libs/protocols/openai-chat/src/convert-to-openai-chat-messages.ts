@@ -25,7 +25,7 @@ import type {
   ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
-import { toDataUrl } from './data-url';
+import { toDataUrl } from '@rosetta/protocols/common';
 
 type Warnings = TranslationWarning[];
 

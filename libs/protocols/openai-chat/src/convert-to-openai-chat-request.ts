@@ -19,9 +19,8 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
-import { compact } from './compact';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages';
-import { isRecord } from './wire-guards';
+import { compact, isRecord } from '@rosetta/protocols/common';
 
 export function convertToOpenAIChatRequest({
   request,

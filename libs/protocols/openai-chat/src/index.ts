@@ -1,5 +1,4 @@
 export { convertOpenAIChatRequest } from './convert-openai-chat-request';
-export { convertOpenAIChatRouting } from './convert-openai-chat-routing';
 export { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
 export { convertOpenAIChatResponse } from './convert-openai-chat-response';
 export { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';

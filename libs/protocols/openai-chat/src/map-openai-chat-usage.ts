@@ -4,9 +4,7 @@
  */
 import { totalTokens, type Usage } from '@rosetta/canonical';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { compact } from './compact';
-import {} from './request-fields';
-import { isRecord, numberField, recordField } from './wire-guards';
+import { compact, isRecord, numberField, recordField } from '@rosetta/protocols/common';
 
 /** Upstream `usage` → canonical; undefined when absent or without the two totals. */
 export function mapOpenAIChatUsage(raw: unknown): Usage | undefined {

@@ -1,6 +1,6 @@
 /** Errors in the dialect-A envelope, and error bodies read back from OpenAI-compatible upstreams. */
 import type { GatewayError } from '@rosetta/canonical';
-import { isRecord, isString, stringField } from './wire-guards';
+import { isRecord, isString, stringField } from '@rosetta/protocols/common';
 
 const MAX_RAW_MESSAGE = 500;
 

@@ -10,7 +10,7 @@ import { GatewayError, type FinishReason, type StreamEvent, type Usage } from '@
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-chat-usage';
 import { ToolCallAccumulator } from './tool-call-accumulator';
-import { isRecord, numberField, recordField, stringField, type JsonObject } from './wire-guards';
+import { isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
 
 type ContentKind = 'text' | 'thinking' | 'refusal';
 

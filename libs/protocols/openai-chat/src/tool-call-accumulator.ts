@@ -5,8 +5,7 @@
  * (synthesised once per call) or send the name only on a later fragment (arguments wait for it).
  */
 import type { StreamEvent } from '@rosetta/canonical';
-import { synthesizeToolCallId } from './synthesize-tool-call-id';
-import { isNumber, isRecord, recordField, stringField } from './wire-guards';
+import { synthesizeToolCallId, isNumber, isRecord, recordField, stringField } from '@rosetta/protocols/common';
 
 interface ToolCallState {
   blockIndex: number;

@@ -1,5 +1,5 @@
 /**
- * Routing preferences from a dialect-A body. The gateway's own form is flattened (`provider_order`,
+ * Routing preferences from any dialect body (the routing fields are common to all three). The gateway's own form is flattened (`provider_order`,
  * `provider_max_prompt_price`, …); OpenRouter clients send the same settings nested in a `provider`
  * object, so both are read. Where both name a setting the flattened field wins, being the
  * documented interface.
@@ -28,7 +28,7 @@ type MaxPrice = NonNullable<RoutingPreferences['maxPrice']>;
 const SORTS: readonly ProviderSort[] = ['price', 'throughput', 'latency'];
 const DATA_COLLECTION: readonly ('allow' | 'deny')[] = ['allow', 'deny'];
 
-export function convertOpenAIChatRouting({ body }: { body: JsonObject }): RoutingPreferences {
+export function convertRoutingFields({ body }: { body: JsonObject }): RoutingPreferences {
   const nestedObject = optionalRecord(body, 'provider');
   const nested = nestedObject ? readProviderObject(nestedObject) : {};
   const flattened = readFlattened(body);

@@ -1,0 +1,34 @@
+import type { ProtocolId, ProviderSignature } from '@rosetta/canonical';
+
+/**
+ * Thinking signatures are only valid for the provider family that issued them. When a signature
+ * has to travel through a client of another dialect (a Gemini thought signature shown to an
+ * Anthropic client, say), it is wrapped with its origin so that, when the client sends the turn
+ * back, the gateway knows where it came from and never hands it to the wrong provider.
+ *
+ * Native signatures pass through untouched: a client talking to its own provider's protocol sees
+ * exactly what that provider produced.
+ */
+const PREFIX = 'rosetta-sig.';
+
+export function wrapSignature(signature: ProviderSignature, dialect: ProtocolId): string {
+  if (signature.protocol === dialect) return signature.value;
+  return `${PREFIX}${signature.protocol}.${Buffer.from(signature.value, 'utf8').toString('base64url')}`;
+}
+
+export function unwrapSignature(value: string, dialect: ProtocolId): ProviderSignature {
+  if (value.startsWith(PREFIX)) {
+    const rest = value.slice(PREFIX.length);
+    const dot = rest.indexOf('.');
+    const protocol = rest.slice(0, dot);
+    if (protocol === 'openai' || protocol === 'anthropic' || protocol === 'gemini') {
+      return { protocol, value: Buffer.from(rest.slice(dot + 1), 'base64url').toString('utf8') };
+    }
+  }
+  return { protocol: dialect, value };
+}
+
+/** The signature to send to an upstream of `protocol`, or undefined when it belongs elsewhere. */
+export function signatureFor(signature: ProviderSignature | undefined, protocol: ProtocolId): string | undefined {
+  return signature?.protocol === protocol ? signature.value : undefined;
+}
