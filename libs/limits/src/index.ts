@@ -3,3 +3,4 @@ export * from './plan.record';
 export * from './plan.repository';
 export * from './plan-cache.service';
 export * from './limits.module';
+export * from './token-estimator';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ModelsController } from './models.controller';
 import { RegistryService } from './registry.service';
 
-@Module({ providers: [RegistryService], exports: [RegistryService] })
+@Module({ controllers: [ModelsController], providers: [RegistryService], exports: [RegistryService] })
 export class RegistryModule {}

@@ -21,6 +21,7 @@ import {
   unsupportedPart,
 } from './convert-openai-chat-content';
 import { compact, fieldPath, optionalString, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
+import { fromReasoningDetails } from './reasoning-details';
 
 export function convertOpenAIChatMessages({ messages }: { messages: unknown }): Message[] {
   if (!Array.isArray(messages) || messages.length === 0) {
@@ -75,8 +76,11 @@ function convertUserMessage(message: JsonObject, path: string): UserMessage {
 /** Thinking first (it preceded the answer), then text and refusal, then the calls. */
 function convertAssistantMessage(message: JsonObject, path: string, toolNames: Map<string, string>): AssistantMessage {
   const content: AssistantContentPart[] = [];
+  // Signed reasoning (reasoning_details) supersedes the plain text copy in reasoning_content.
+  const details = fromReasoningDetails(message['reasoning_details']);
   const reasoning = optionalString(message, 'reasoning_content', path) ?? optionalString(message, 'reasoning', path);
-  if (reasoning) content.push({ type: 'thinking', text: reasoning });
+  if (details?.length) content.push(...details);
+  else if (reasoning) content.push({ type: 'thinking', text: reasoning });
   content.push(...convertAssistantContent(message['content'], fieldPath(path, 'content')));
   const refusal = optionalString(message, 'refusal', path);
   if (refusal) content.push({ type: 'refusal', text: refusal });

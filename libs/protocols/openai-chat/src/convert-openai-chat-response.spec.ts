@@ -55,7 +55,7 @@ describe('convertToOpenAIChatResponse (canonical → dialect A)', () => {
     expect(convertToOpenAIChatResponse({ response })).toEqual(fixtureJson(`dialect-a-response-${name}.json`));
   });
 
-  it('maps reasons OpenAI lacks, joins text, drops redacted thinking and omits unknown usage', () => {
+  it('maps reasons OpenAI lacks, joins text, carries redacted thinking in reasoning_details and omits unknown usage', () => {
     const response: CanonicalResponse = {
       id: 'msg_1',
       model: 'rosetta/claude-haiku-4-5',
@@ -75,7 +75,13 @@ describe('convertToOpenAIChatResponse (canonical → dialect A)', () => {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: 'Hello world', refusal: null, annotations: [] },
+          message: {
+            role: 'assistant',
+            content: 'Hello world',
+            refusal: null,
+            annotations: [],
+            reasoning_details: [{ type: 'reasoning.encrypted', data: `rosetta-sig.anthropic.${Buffer.from('enc').toString('base64url')}`, format: 'rosetta-v1', index: 0 }],
+          },
           logprobs: null,
           finish_reason: 'stop',
         },

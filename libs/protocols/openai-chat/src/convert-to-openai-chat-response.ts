@@ -5,12 +5,13 @@ import type { CanonicalResponse, ToolCallPart } from '@rosetta/canonical';
 import type { ChatCompletion, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { toOpenAIChatUsage } from './map-openai-chat-usage';
+import { toReasoningDetail, type ReasoningDetail } from './reasoning-details';
 
 /**
  * `reasoning_content` is not in OpenAI's schema: DeepSeek- and vLLM-style clients read thinking
  * text from it, and the official SDK ignores it.
  */
-type DialectAMessage = ChatCompletion.Choice['message'] & { reasoning_content?: string };
+type DialectAMessage = ChatCompletion.Choice['message'] & { reasoning_content?: string; reasoning_details?: ReasoningDetail[] };
 type DialectAChoice = ChatCompletion.Choice & { message: DialectAMessage };
 type DialectACompletion = Omit<ChatCompletion, 'choices'> & { choices: DialectAChoice[] };
 
@@ -38,12 +39,13 @@ function toMessage(response: CanonicalResponse): DialectAMessage {
   const refusals: string[] = [];
   const thoughts: string[] = [];
   const toolCalls: ChatCompletionMessageFunctionToolCall[] = [];
+  const details: ReasoningDetail[] = [];
   for (const part of response.content) {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'refusal') refusals.push(part.text);
-    else if (part.type === 'thinking') thoughts.push(part.text);
     else if (part.type === 'tool_call') toolCalls.push(toToolCall(part));
-    // redacted_thinking is encrypted for another provider: nothing a dialect-A client can use.
+    if (part.type === 'thinking') thoughts.push(part.text);
+    if (part.type === 'thinking' || part.type === 'redacted_thinking') details.push(toReasoningDetail(part, details.length));
   }
   const message: DialectAMessage = {
     role: 'assistant',
@@ -53,6 +55,8 @@ function toMessage(response: CanonicalResponse): DialectAMessage {
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (thoughts.length > 0) message.reasoning_content = thoughts.join('');
+  // Only worth sending when something is signed: it is what lets the turn go back to Claude/Gemini.
+  if (details.some((d) => d.signature || d.data)) message.reasoning_details = details;
   return message;
 }
 

@@ -12,3 +12,4 @@ export { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
 export { OpenAIChatStreamEncoder, type OpenAIChatStreamEncoderOptions } from './openai-chat-stream-encoder';
 export { parseOpenAIChatSSE } from './parse-openai-chat-sse';
 export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBody } from './openai-chat-error';
+export * from './reasoning-details';

@@ -3,10 +3,11 @@
  * `ChatCompletionStream` accumulator: the role on the first chunk, id/type/name on each tool
  * call's first fragment, tool calls numbered densely from 0, and a finish_reason before [DONE].
  */
-import type { FinishReason, GatewayError, StreamEvent, Usage } from '@rosetta/canonical';
+import type { FinishReason, GatewayError, ProviderSignature, StreamEvent, Usage } from '@rosetta/canonical';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { toOpenAIChatUsage } from './map-openai-chat-usage';
+import { signedThinkingDetail, toReasoningDetail, type ReasoningDetail } from './reasoning-details';
 
 export interface OpenAIChatStreamEncoderOptions {
   id: string;
@@ -19,7 +20,7 @@ export interface OpenAIChatStreamEncoderOptions {
 }
 
 /** Thinking travels in `reasoning_content`, a field DeepSeek-style clients read and the SDK ignores. */
-type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; reasoning_details?: ReasoningDetail[] };
 
 export class OpenAIChatStreamEncoder {
   private roleSent = false;
@@ -27,6 +28,9 @@ export class OpenAIChatStreamEncoder {
   private usage?: Usage;
   /** Block index → position among tool calls: clients index `tool_calls` densely from 0. */
   private readonly toolCallOrdinals = new Map<number, number>();
+  /** Thinking text per open block, sent whole with its signature when the block ends. */
+  private readonly thinking = new Map<number, string>();
+  private reasoningDetails = 0;
 
   constructor(private readonly options: OpenAIChatStreamEncoderOptions) {}
 
@@ -38,7 +42,12 @@ export class OpenAIChatStreamEncoder {
       case 'text-delta':
         return this.deltaChunk({ content: event.text });
       case 'thinking-delta':
+        this.thinking.set(event.index, (this.thinking.get(event.index) ?? '') + event.text);
         return this.deltaChunk({ reasoning_content: event.text });
+      case 'thinking-end':
+        return this.thinkingEnd(event.index, event.signature);
+      case 'redacted-thinking':
+        return this.deltaChunk({ reasoning_details: [toReasoningDetail({ type: 'redacted_thinking', data: event.data, protocol: event.protocol }, this.reasoningDetails++)] });
       case 'refusal-delta':
         return this.deltaChunk({ refusal: event.text });
       case 'tool-call-start':
@@ -57,6 +66,13 @@ export class OpenAIChatStreamEncoder {
         // Block boundaries and redacted thinking have no dialect-A form.
         return '';
     }
+  }
+
+  private thinkingEnd(index: number, signature: ProviderSignature | undefined): string {
+    const text = this.thinking.get(index) ?? '';
+    this.thinking.delete(index);
+    if (!signature) return '';
+    return this.deltaChunk({ reasoning_details: [signedThinkingDetail(text, signature, this.reasoningDetails++)] });
   }
 
   private roleChunk(): string {
