@@ -16,10 +16,13 @@ export type {
   SimToolCall,
   SimUsage,
 } from './reply-plan';
-export { planReply } from './reply-plan';
-export { tokenize } from './reply-limits';
+export { defaultThinkingText, planReply } from './reply-plan';
+export { countInputTokens, tokenize } from './reply-limits';
+export { SIGNATURE_SECRET, thinkingSignature, verifyThinkingSignature, type SignedProtocol } from './signatures';
 export { parseScript, parseSimReply, SimReplyError } from './parse-sim-reply';
 export { synthesiseArguments } from './synthesise-arguments';
 export type { RecordedProtocol, RecordedRequest } from './request-recorder';
 export type { ProtocolModule, SimExchange, SimProtocol, SimSettings } from './protocols/protocol-module';
-export { SIMULATED_MODELS } from './protocols/openai';
+export { SIMULATED_MODELS, openAiProtocol } from './protocols/openai';
+export { anthropicProtocol } from './protocols/anthropic';
+export { geminiProtocol } from './protocols/gemini';

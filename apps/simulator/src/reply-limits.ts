@@ -108,21 +108,26 @@ function capToMaxTokens(output: Output, maxTokens: number): Output {
   return output;
 }
 
-function computeUsage(
-  messages: readonly NeutralMessage[],
-  output: Output,
-  scripted: SimUsage | undefined,
-): Required<SimUsage> {
+/** Input tokens of a conversation: ceil(characters of message texts and tool results / 4), at least 1. */
+export function countInputTokens(messages: readonly NeutralMessage[]): number {
   let chars = 0;
   for (const message of messages) {
     chars += message.text.length;
     for (const result of message.toolResults ?? []) chars += result.text.length;
   }
+  return Math.max(1, Math.ceil(chars / 4));
+}
+
+function computeUsage(
+  messages: readonly NeutralMessage[],
+  output: Output,
+  scripted: SimUsage | undefined,
+): Required<SimUsage> {
   const reasoning = output.thinking ? tokenize(output.thinking.text).length : 0;
   let toolTokens = 0;
   for (const call of output.toolCalls) toolTokens += toolCallTokens(call);
   const computed: Required<SimUsage> = {
-    input: Math.max(1, Math.ceil(chars / 4)),
+    input: countInputTokens(messages),
     output: tokenize(output.text).length + toolTokens + reasoning,
     cached: 0,
     reasoning,

@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { tokenize } from './reply-limits';
 import { latestClientTurnText, planReply, type NeutralRequest, type ScriptSource, type SimReply } from './reply-plan';
 import { ScriptBook } from './script-book';
+import { thinkingSignature, verifyThinkingSignature } from './signatures';
 import { synthesiseArguments } from './synthesise-arguments';
 
 const NO_SCRIPTS: ScriptSource = { take: () => undefined };
@@ -119,5 +121,52 @@ describe('planReply', () => {
   it('turns an unreadable directive into a 400 plan error', () => {
     const plan = planReply(request({ messages: [{ role: 'user', text: '<sim>{not json}</sim>' }] }), NO_SCRIPTS);
     expect(plan.error).toEqual({ status: 400, message: expect.stringMatching(/^Invalid <sim> directive: /) });
+  });
+});
+
+describe('default thinking', () => {
+  const thinkingRequest = (overrides: Partial<NeutralRequest> = {}): NeutralRequest =>
+    request({ thinkingEnabled: true, messages: [{ role: 'user', text: 'a b c d e f g h i j' }], ...overrides });
+
+  it('thinks "Considering: <first 8 words of the last user text>" when the request enables thinking', () => {
+    const plan = planReply(thinkingRequest(), NO_SCRIPTS);
+    expect(plan.thinking).toEqual({ text: 'Considering: a b c d e f g h' });
+    expect(plan.usage).toEqual(expect.objectContaining({ reasoning: 9, output: 9 + 14 }));
+    expect(planReply(request(), NO_SCRIPTS).thinking).toBeUndefined();
+  });
+
+  it('keeps scripted thinking, adds default thinking to a scripted reply without it, and none to errors', () => {
+    expect(planReply(thinkingRequest(), scripted({ text: 'x', thinking: { text: 'mine', signature: 's' } })).thinking).toEqual({ text: 'mine', signature: 's' });
+    expect(planReply(thinkingRequest(), scripted({ text: 'x' })).thinking).toEqual({ text: 'Considering: a b c d e f g h' });
+    expect(planReply(thinkingRequest(), scripted({ error: { status: 500, message: 'x' } })).thinking).toBeUndefined();
+  });
+
+  it('uses the last user text on a tool-result follow-up', () => {
+    const messages: NeutralRequest['messages'] = [
+      { role: 'user', text: 'weather please' },
+      { role: 'assistant', text: '', toolCallIds: ['c1'] },
+      { role: 'tool', text: '', toolResults: [{ toolCallId: 'c1', name: 'get_weather', text: 'sunny' }] },
+    ];
+    expect(planReply(thinkingRequest({ messages }), NO_SCRIPTS)).toEqual(
+      expect.objectContaining({ text: 'Tool results received: sunny', thinking: { text: 'Considering: weather please' } }),
+    );
+  });
+});
+
+describe('thinking signatures', () => {
+  it('are base64 HMAC-SHA256 over protocol:text with the fixed secret, and verify only unchanged', () => {
+    const expected = createHmac('sha256', 'rosetta-simulator').update('anthropic:I think.').digest('base64');
+    expect(thinkingSignature('anthropic', 'I think.')).toBe(expected);
+    expect(verifyThinkingSignature('anthropic', 'I think.', expected)).toBe(true);
+    expect(verifyThinkingSignature('anthropic', 'I think!', expected)).toBe(false);
+    expect(verifyThinkingSignature('gemini', 'I think.', expected)).toBe(false);
+    expect(verifyThinkingSignature('anthropic', 'I think.', `${expected.slice(0, -2)}A=`)).toBe(false);
+    expect(verifyThinkingSignature('anthropic', 'I think.', 'short')).toBe(false);
+  });
+});
+
+describe('synthesiseArguments with Gemini schemas', () => {
+  it('reads capitalised OpenAPI types', () => {
+    expect(synthesiseArguments({ type: 'OBJECT', properties: { city: { type: 'STRING' }, n: { type: 'INTEGER' } } })).toEqual({ city: 'example', n: 1 });
   });
 });

@@ -60,7 +60,10 @@ export interface Script {
 export type NeutralRole = 'system' | 'user' | 'assistant' | 'tool';
 
 export interface NeutralToolResult {
+  /** The call this answers: a call id, or the function name where the protocol has no ids (Gemini). */
   toolCallId: string;
+  /** The called tool's name, when the protocol says or the conversation shows it. */
+  name?: string;
   text: string;
 }
 
@@ -93,6 +96,8 @@ export interface NeutralRequest {
   stream: boolean;
   /** false keeps only the first tool call. */
   parallelToolCalls?: boolean;
+  /** The request turned reasoning on; a reply without scripted thinking then gets default thinking. */
+  thinkingEnabled?: boolean;
 }
 
 // ---- The decided plan, ready for a renderer -------------------------------------------------
@@ -121,15 +126,31 @@ export interface ScriptSource {
 
 const DIRECTIVE = /<sim>([\s\S]*?)<\/sim>/;
 const DEFAULT_WORDS = 24;
+const DEFAULT_THINKING_WORDS = 8;
 
 /** Decides the reply: script, then inline directive, then defaults; limits apply to all. */
 export function planReply(request: NeutralRequest, scripts: ScriptSource): ReplyPlan {
   const turn = latestClientTurnText(request.messages);
   const scripted = scripts.take(turn);
-  if (scripted) return applyLimits(request, scripted, 'script');
+  if (scripted) return applyLimits(request, withDefaultThinking(request, scripted), 'script');
   const directive = DIRECTIVE.exec(turn);
-  if (directive) return applyLimits(request, readDirective(directive[1] ?? ''), 'directive');
-  return applyLimits(request, defaultReply(request), 'default');
+  if (directive) return applyLimits(request, withDefaultThinking(request, readDirective(directive[1] ?? '')), 'directive');
+  return applyLimits(request, withDefaultThinking(request, defaultReply(request)), 'default');
+}
+
+/**
+ * A model with reasoning on always thinks first: when the request enables thinking and the reply
+ * has none scripted, it gets `Considering: <first 8 words of the last user text>`. Scripted
+ * thinking is kept whether or not the request enabled it; errors get none.
+ */
+function withDefaultThinking(request: NeutralRequest, reply: SimReply): SimReply {
+  if (!request.thinkingEnabled || reply.thinking || reply.error) return reply;
+  return { ...reply, thinking: { text: defaultThinkingText(request.messages) } };
+}
+
+export function defaultThinkingText(messages: readonly NeutralMessage[]): string {
+  const words = lastUserText(messages).split(/\s+/).filter((word) => word !== '');
+  return `Considering: ${words.slice(0, DEFAULT_THINKING_WORDS).join(' ')}`.trimEnd();
 }
 
 function readDirective(json: string): SimReply {

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { CONTROL_PREFIX, handleControl } from './control';
 import { BodyTooLargeError, flattenHeaders, parseJson, randomId, readBody, sendJson } from './http-io';
 import { parseScript } from './parse-sim-reply';
+import { anthropicProtocol } from './protocols/anthropic';
+import { geminiProtocol } from './protocols/gemini';
 import { openAiProtocol } from './protocols/openai';
 import type { ProtocolModule, SimExchange, SimSettings } from './protocols/protocol-module';
 import { planReply, type Script } from './reply-plan';
@@ -37,8 +39,8 @@ export interface RunningSimulator {
   script(s: Script): void;
 }
 
-/** Every protocol module the server dispatches to; add Anthropic and Gemini here. */
-const PROTOCOLS: readonly ProtocolModule[] = [openAiProtocol];
+/** Every protocol module the server dispatches to, asked in order. */
+const PROTOCOLS: readonly ProtocolModule[] = [openAiProtocol, anthropicProtocol, geminiProtocol];
 
 interface ServerDeps {
   settings: SimSettings;

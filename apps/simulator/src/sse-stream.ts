@@ -2,8 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { aborted, pause, writeWithBackpressure } from './http-io';
 
 /**
- * One SSE frame, already serialised by a protocol module. `tokens > 0` marks a content chunk:
- * it is paced and counted for stream faults. `open` frames (before content) never trigger faults.
+ * One frame, already serialised by a protocol module: an SSE event, or a piece of a streamed JSON
+ * array (Gemini without `alt=sse`). `tokens > 0` marks a content chunk: it is paced and counted
+ * for stream faults. `open` frames (before content) never trigger faults; a `close` frame lets a
+ * fault set beyond the content fire before it.
  */
 export interface StreamFrame {
   data: string;
@@ -20,8 +22,11 @@ export interface StreamFaults {
 
 export interface StreamProgram {
   frames: readonly StreamFrame[];
-  /** Serialised in-stream error in the protocol's own format. */
-  errorFrame: string;
+  /**
+   * Serialised in-stream error in the protocol's own format; a function receives how many frames
+   * were written before it (a JSON-array stream needs a comma only after an element).
+   */
+  errorFrame: string | ((framesWritten: number) => string);
   faults: StreamFaults;
   tokensPerSecond: number;
   headers?: Record<string, string>;
@@ -51,6 +56,7 @@ export async function playStream(res: ServerResponse, signal: AbortSignal, progr
   });
   res.flushHeaders();
   let written = 0;
+  let framesWritten = 0;
   let lastFlush: Promise<void> = Promise.resolve();
   for (const frame of program.frames) {
     const fault = dueFault(program.faults, written, frame.phase);
@@ -61,7 +67,8 @@ export async function playStream(res: ServerResponse, signal: AbortSignal, progr
       return;
     }
     if (fault === 'error') {
-      if (await writeWithBackpressure(res, program.errorFrame, signal)) res.end();
+      const errorFrame = typeof program.errorFrame === 'string' ? program.errorFrame : program.errorFrame(framesWritten);
+      if (await writeWithBackpressure(res, errorFrame, signal)) res.end();
       return;
     }
     if (frame.tokens > 0 && program.tokensPerSecond > 0) {
@@ -70,6 +77,7 @@ export async function playStream(res: ServerResponse, signal: AbortSignal, progr
     let markFlushed = (): void => undefined;
     lastFlush = new Promise((resolve) => (markFlushed = resolve));
     if (!(await writeWithBackpressure(res, frame.data, signal, markFlushed))) return;
+    framesWritten += 1;
     if (frame.tokens > 0) written += 1;
   }
   res.end();

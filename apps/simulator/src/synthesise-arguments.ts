@@ -44,12 +44,15 @@ function firstBranch(schema: Record<string, unknown>): unknown {
   return undefined;
 }
 
-/** `type` may be a list such as ["string", "null"]; the first non-null entry wins. */
+/**
+ * `type` may be a list such as ["string", "null"]; the first non-null entry wins. Gemini's
+ * OpenAPI-subset schemas spell types in capitals ("OBJECT"), so case is ignored.
+ */
 function schemaType(schema: Record<string, unknown>): string | undefined {
   const type = schema['type'];
-  if (typeof type === 'string') return type;
+  if (typeof type === 'string') return type.toLowerCase();
   if (Array.isArray(type)) {
-    const named = type.filter((entry): entry is string => typeof entry === 'string');
+    const named = type.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.toLowerCase());
     return named.find((entry) => entry !== 'null') ?? named[0];
   }
   return undefined;

@@ -133,6 +133,35 @@ function optionalBoolean(value: unknown, param: string): boolean | undefined {
   return value;
 }
 
+/** `reasoning_effort` other than 'none' turns reasoning on. */
+function convertReasoningEffort(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'string') throw invalidType('reasoning_effort', 'a string');
+  return value !== 'none';
+}
+
+/** Tool messages carry no function name; take it from the assistant call they answer. */
+function nameToolResults(messages: NeutralMessage[], wire: readonly unknown[]): NeutralMessage[] {
+  const names = new Map<string, string>();
+  for (const message of wire) {
+    if (!isRecord(message) || message['role'] !== 'assistant' || !Array.isArray(message['tool_calls'])) continue;
+    for (const call of message['tool_calls']) {
+      const fn = isRecord(call) ? call['function'] : undefined;
+      if (isRecord(call) && typeof call['id'] === 'string' && isRecord(fn) && typeof fn['name'] === 'string') {
+        names.set(call['id'], fn['name']);
+      }
+    }
+  }
+  return messages.map((message) => {
+    if (!message.toolResults) return message;
+    const toolResults = message.toolResults.map((result) => {
+      const name = names.get(result.toolCallId);
+      return name === undefined ? result : { ...result, name };
+    });
+    return { ...message, toolResults };
+  });
+}
+
 /** Wire request → neutral request. Throws OpenAiRequestError for what OpenAI rejects with 400. */
 export function convertOpenAiRequest(body: unknown): OpenAiRequest {
   if (!isRecord(body)) throw new OpenAiRequestError('The request body must be a JSON object.', null, null);
@@ -143,11 +172,12 @@ export function convertOpenAiRequest(body: unknown): OpenAiRequest {
   const streamOptions = isRecord(body['stream_options']) ? body['stream_options'] : {};
   const neutral: NeutralRequest = {
     model: body['model'],
-    messages: body['messages'].map(convertMessage),
+    messages: nameToolResults(body['messages'].map(convertMessage), body['messages']),
     tools,
     toolChoice: convertToolChoice(body['tool_choice'], tools.length > 0),
     stream: optionalBoolean(body['stream'], 'stream') ?? false,
   };
+  if (convertReasoningEffort(body['reasoning_effort'])) neutral.thinkingEnabled = true;
   const maxTokens = convertMaxTokens(body);
   if (maxTokens !== undefined) neutral.maxTokens = maxTokens;
   const stop = convertStop(body['stop']);

@@ -1,7 +1,7 @@
 import { randomId } from '../http-io';
-import { tokenize } from '../reply-limits';
 import type { ReplyPlan, SimError, SimFinish, SimToolCall, SimUsage } from '../reply-plan';
 import type { StreamFrame } from '../sse-stream';
+import { groupTokenCount, groupTokens, splitArguments } from '../stream-pieces';
 
 export const SYSTEM_FINGERPRINT = 'fp_simulator';
 
@@ -90,22 +90,6 @@ function chunk(ctx: OpenAiContext, delta: Record<string, unknown>, finishReason:
   });
 }
 
-/** Groups tokens `size` at a time; each group becomes one delta. */
-function groupTokens(text: string, size: number): string[][] {
-  const tokens = tokenize(text);
-  const groups: string[][] = [];
-  for (let i = 0; i < tokens.length; i += size) groups.push(tokens.slice(i, i + size));
-  return groups;
-}
-
-/** Splits argument JSON into at least two pieces (about four characters per token). */
-export function splitArguments(json: string, chunkTokens: number): string[] {
-  const size = Math.max(1, Math.min(4 * chunkTokens, Math.ceil(json.length / 2)));
-  const pieces: string[] = [];
-  for (let i = 0; i < json.length; i += size) pieces.push(json.slice(i, i + size));
-  return pieces;
-}
-
 function toolCallFrames(ctx: OpenAiContext, calls: IdentifiedCall[], chunkTokens: number): StreamFrame[] {
   const frames: StreamFrame[] = [];
   calls.forEach((call, index) => {
@@ -136,7 +120,7 @@ export function renderStreamFrames(
   ];
   const textFrames = (field: string, text: string): void => {
     for (const group of groupTokens(text, options.chunkTokens)) {
-      frames.push({ data: chunk(ctx, { [field]: group.join('') }, null), tokens: group.length, phase: 'body' });
+      frames.push({ data: chunk(ctx, { [field]: group }, null), tokens: groupTokenCount(group), phase: 'body' });
     }
   };
   if (plan.thinking) textFrames('reasoning_content', plan.thinking.text);

@@ -11,6 +11,7 @@ import {
   renderStreamFrames,
   type OpenAiError,
 } from './openai-response';
+import { validateOpenAiConversation } from './openai-validation';
 import type { ProtocolModule, SimExchange } from './protocol-module';
 
 const COMPLETION_PATHS = new Set(['/v1/chat/completions', '/chat/completions']);
@@ -76,7 +77,11 @@ function readRequest(exchange: SimExchange): { ok: true; value: OpenAiRequest } 
     return { ok: false, error: { message, type: 'invalid_request_error', param: null, code: null } };
   }
   try {
-    return { ok: true, value: convertOpenAiRequest(exchange.body.value) };
+    const value = convertOpenAiRequest(exchange.body.value);
+    const body = exchange.body.value as Record<string, unknown>;
+    const violation = validateOpenAiConversation(body['messages'] as unknown[]);
+    if (violation) throw violation;
+    return { ok: true, value };
   } catch (error: unknown) {
     if (!(error instanceof OpenAiRequestError)) throw error;
     return { ok: false, error: { message: error.message, type: 'invalid_request_error', param: error.param, code: error.code } };
