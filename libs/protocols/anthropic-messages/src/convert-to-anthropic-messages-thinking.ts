@@ -1,0 +1,111 @@
+/**
+ * Thinking, the output cap and sampling for an Anthropic upstream, decided together because
+ * Anthropic ties them: the budget is at least 1024 and below `max_tokens`; with thinking on,
+ * `temperature` and `top_k` are refused, `top_p` must be at least 0.95 and tools cannot be forced;
+ * and a history whose last tool-calling turn lacks its signed thinking is refused.
+ */
+import type { CanonicalRequest, Converted, TranslationWarning } from '@rosetta/canonical';
+import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+
+export interface AnthropicMessagesGeneration {
+  max_tokens: number;
+  thinking?: ThinkingConfigParam;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+}
+
+const MIN_BUDGET = 1024;
+const MIN_TOP_P_WITH_THINKING = 0.95;
+const EFFORT_BUDGETS: Record<string, number> = {
+  none: 1024,
+  minimal: 1024,
+  low: 1024,
+  medium: 4096,
+  high: 16384,
+  xhigh: 16384,
+  max: 16384,
+};
+const DEFAULT_EFFORT_BUDGET = 4096;
+
+export function convertToAnthropicMessagesThinking({
+  request,
+  defaultMaxTokens,
+  unsignedToolTurn,
+}: {
+  request: CanonicalRequest;
+  defaultMaxTokens: number;
+  unsignedToolTurn: boolean;
+}): Converted<AnthropicMessagesGeneration> {
+  const warnings: TranslationWarning[] = [];
+  const maxTokens = request.maxOutputTokens ?? defaultMaxTokens;
+  const budget = thinkingBudget(request, unsignedToolTurn, warnings);
+  if (budget === undefined) {
+    const thinking: ThinkingConfigParam | undefined = request.thinking ? { type: 'disabled' } : undefined;
+    return { value: { max_tokens: maxTokens, thinking, ...plainSampling(request, warnings) }, warnings };
+  }
+  return { value: { ...withBudget(budget, maxTokens, warnings), ...thinkingSampling(request, warnings) }, warnings };
+}
+
+/** The budget to think with, or undefined when thinking is off or has to be. */
+function thinkingBudget(request: CanonicalRequest, unsignedToolTurn: boolean, warnings: TranslationWarning[]): number | undefined {
+  const { thinking, toolChoice } = request;
+  if (!thinking?.enabled) return undefined;
+  if (unsignedToolTurn) {
+    warnings.push({
+      feature: 'thinking',
+      message: 'The last tool-calling turn has no Anthropic-signed thinking, which Anthropic requires; thinking disabled.',
+    });
+    return undefined;
+  }
+  if (toolChoice?.type === 'required' || toolChoice?.type === 'tool') {
+    warnings.push({ feature: 'thinking', message: 'Anthropic cannot think while a tool call is forced; thinking disabled.' });
+    return undefined;
+  }
+  const requested = thinking.budgetTokens ?? EFFORT_BUDGETS[thinking.effort ?? ''] ?? DEFAULT_EFFORT_BUDGET;
+  if (requested < MIN_BUDGET) {
+    warnings.push({ feature: 'thinking', message: `Thinking budget raised from ${requested} to Anthropic's minimum of ${MIN_BUDGET}.` });
+  }
+  return Math.max(MIN_BUDGET, requested);
+}
+
+/** The cap counts thinking too, so an answer still fits: the cap asked for comes on top of the budget. */
+function withBudget(budget: number, maxTokens: number, warnings: TranslationWarning[]): AnthropicMessagesGeneration {
+  let max = maxTokens;
+  if (max <= budget) {
+    max = budget + maxTokens;
+    warnings.push({ feature: 'max_tokens', message: `max_tokens raised from ${maxTokens} to ${max} to exceed the thinking budget of ${budget}.` });
+  }
+  return { max_tokens: max, thinking: { type: 'enabled', budget_tokens: budget } };
+}
+
+function plainSampling(request: CanonicalRequest, warnings: TranslationWarning[]): Omit<AnthropicMessagesGeneration, 'max_tokens'> {
+  const sampling: Omit<AnthropicMessagesGeneration, 'max_tokens'> = {};
+  const { temperature } = request;
+  if (temperature !== undefined) {
+    sampling.temperature = Math.min(1, Math.max(0, temperature));
+    if (sampling.temperature !== temperature) {
+      warnings.push({ feature: 'temperature', message: `Anthropic takes a temperature from 0 to 1; ${temperature} was clamped to ${sampling.temperature}.` });
+    }
+  }
+  if (request.topP !== undefined) sampling.top_p = request.topP;
+  if (request.topK !== undefined) sampling.top_k = request.topK;
+  return sampling;
+}
+
+function thinkingSampling(request: CanonicalRequest, warnings: TranslationWarning[]): Omit<AnthropicMessagesGeneration, 'max_tokens'> {
+  const sampling: Omit<AnthropicMessagesGeneration, 'max_tokens'> = {};
+  if (request.temperature !== undefined) {
+    warnings.push({ feature: 'temperature', message: 'Anthropic refuses a temperature while thinking; dropped.' });
+  }
+  if (request.topK !== undefined) {
+    warnings.push({ feature: 'top_k', message: 'Anthropic refuses top_k while thinking; dropped.' });
+  }
+  if (request.topP !== undefined) {
+    sampling.top_p = Math.max(MIN_TOP_P_WITH_THINKING, request.topP);
+    if (sampling.top_p !== request.topP) {
+      warnings.push({ feature: 'top_p', message: `Anthropic takes top_p of at least 0.95 while thinking; ${request.topP} was raised.` });
+    }
+  }
+  return sampling;
+}
