@@ -1,1 +1,13 @@
-export * from './gemini-error';
+export { normalizeGeminiRequest } from './normalize-gemini-request';
+export { convertGeminiRequest } from './convert-gemini-request';
+export { convertToGeminiRequest, geminiPath } from './convert-to-gemini-request';
+export { convertGeminiResponse } from './convert-gemini-response';
+export { convertToGeminiResponse } from './convert-to-gemini-response';
+export { mapGeminiBlockReason, mapGeminiFinishReason, toGeminiFinishReason } from './map-gemini-finish-reason';
+export { mapGeminiUsage, toGeminiUsage, type GeminiUsageMetadata } from './map-gemini-usage';
+export { GeminiStreamDecoder } from './gemini-stream-decoder';
+export { GeminiStreamEncoder, type GeminiStreamEncoderOptions } from './gemini-stream-encoder';
+export { formatGeminiSSE, GeminiJsonArrayWriter } from './gemini-stream-framing';
+export { parseGeminiSSE } from './parse-gemini-sse';
+export { parseGeminiJsonArray } from './parse-gemini-json-array';
+export { geminiRpcStatus, parseGeminiErrorBody, renderGeminiError, type GeminiErrorBody } from './gemini-error';

@@ -1,0 +1,141 @@
+/**
+ * Dialect-C `systemInstruction` and `contents` → canonical messages.
+ *
+ * - Roles are `user` and `model`; the legacy `function` role (older cookbook examples) and a
+ *   missing role are user turns.
+ * - Function responses in a user turn become one canonical tool message, placed before the
+ *   rest of that turn. A response without an id answers the call of the same name in the
+ *   previous model turn (in order), whose id is its own or one derived from its position.
+ * - Consecutive model contents form one assistant message, and adjacent text (or thought)
+ *   pieces of it are joined up to the one that carries a signature: the Gemini SDK records a
+ *   streamed reply as one content per chunk, and a block's signature arrives on its last piece.
+ */
+import {
+  GatewayError,
+  type AssistantContentPart,
+  type AssistantMessage,
+  type Message,
+  type SystemMessage,
+  type TextPart,
+  type ToolResultPart,
+  type TranslationWarning,
+  type UserContentPart,
+} from '@rosetta/canonical';
+import { fieldPath, isString, optionalString, requireRecord, unsupported, type JsonObject } from '@rosetta/protocols/common';
+import { convertFunctionResponse, convertModelPart, convertUserPart, partKind } from './convert-gemini-parts';
+import { geminiToolCallId } from './gemini-tool-call-id';
+
+type Warnings = TranslationWarning[];
+
+/** Ids of the previous model turn's calls, by function name, in order. */
+type PendingCalls = Map<string, string[]>;
+
+export function convertGeminiSystemInstruction(raw: unknown, path: string): SystemMessage | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (isString(raw)) return { role: 'system', content: [{ type: 'text', text: raw }] };
+  const parts = requireParts(requireRecord(raw, path), path);
+  const content = parts.map((rawPart, i): TextPart => {
+    const partPath = `${path}.parts[${i}]`;
+    const part = requireRecord(rawPart, partPath);
+    if (partKind(part, partPath) !== 'text') throw unsupported('non-text part in the system instruction', partPath);
+    return { type: 'text', text: optionalString(part, 'text', partPath) ?? '' };
+  });
+  return content.length > 0 ? { role: 'system', content } : undefined;
+}
+
+export function convertGeminiContents({ contents, warnings }: { contents: unknown; warnings: Warnings }): Message[] {
+  if (!Array.isArray(contents) || contents.length === 0) {
+    throw GatewayError.invalidRequest("'contents' must be a non-empty array.", 'contents');
+  }
+  const messages: Message[] = [];
+  let pending: PendingCalls = new Map();
+  let previousRole: 'user' | 'model' | undefined;
+  contents.forEach((raw, i) => {
+    const path = `contents[${i}]`;
+    const content = requireRecord(raw, path);
+    const role = contentRole(content, path);
+    if (role === 'model') {
+      if (previousRole !== 'model') pending = new Map();
+      appendModelContent(messages, content, i, pending, warnings);
+    } else {
+      messages.push(...convertUserContent(content, i, pending, warnings));
+    }
+    previousRole = role;
+  });
+  return messages;
+}
+
+function contentRole(content: JsonObject, path: string): 'user' | 'model' {
+  const role = optionalString(content, 'role', path);
+  if (role === undefined || role === '' || role === 'user' || role === 'function') return 'user';
+  if (role === 'model') return 'model';
+  throw unsupported(`content role '${role}'`, fieldPath(path, 'role'));
+}
+
+function requireParts(content: JsonObject, path: string): unknown[] {
+  const parts = content['parts'];
+  if (parts === undefined || parts === null) return [];
+  if (!Array.isArray(parts)) {
+    throw GatewayError.invalidRequest(`Invalid type for '${path}.parts': expected an array.`, `${path}.parts`);
+  }
+  return parts;
+}
+
+function appendModelContent(messages: Message[], content: JsonObject, index: number, pending: PendingCalls, warnings: Warnings): void {
+  const path = `contents[${index}]`;
+  const last = messages[messages.length - 1];
+  const message: AssistantMessage = last?.role === 'assistant' ? last : { role: 'assistant', content: [] };
+  requireParts(content, path).forEach((raw, j) => {
+    const partPath = `${path}.parts[${j}]`;
+    const part = convertModelPart(requireRecord(raw, partPath), partPath, geminiToolCallId(index, j), warnings);
+    if (!part) return;
+    if (part.type === 'tool_call') pending.set(part.name, [...(pending.get(part.name) ?? []), part.id]);
+    appendAssistantPart(message.content, part);
+  });
+  if (message !== last && message.content.length > 0) messages.push(message);
+}
+
+/** Joins a text or thought piece to the one before it, unless that one is already signed. */
+function appendAssistantPart(content: AssistantContentPart[], part: AssistantContentPart): void {
+  const last = content[content.length - 1];
+  if ((part.type === 'text' || part.type === 'thinking') && last?.type === part.type && last.signature === undefined) {
+    last.text += part.text;
+    if (part.signature) last.signature = part.signature;
+    return;
+  }
+  content.push(part);
+}
+
+function convertUserContent(content: JsonObject, index: number, pending: PendingCalls, warnings: Warnings): Message[] {
+  const path = `contents[${index}]`;
+  const results: ToolResultPart[] = [];
+  const rest: UserContentPart[] = [];
+  requireParts(content, path).forEach((raw, j) => {
+    const partPath = `${path}.parts[${j}]`;
+    const part = requireRecord(raw, partPath);
+    if (partKind(part, partPath) === 'functionResponse') {
+      // A response answering no known call keeps a position-derived id, so it is at least stable.
+      const resolveId = (name: string, id: string | undefined): string =>
+        takeCallId(pending, name, id) ?? geminiToolCallId(index, j);
+      results.push(convertFunctionResponse(part, partPath, resolveId, warnings));
+      return;
+    }
+    const converted = convertUserPart(part, partPath, warnings);
+    if (converted) rest.push(converted);
+  });
+  const messages: Message[] = [];
+  if (results.length > 0) messages.push({ role: 'tool', content: results });
+  if (rest.length > 0) messages.push({ role: 'user', content: rest });
+  return messages;
+}
+
+/** The id a response answers: its own, else the next unanswered call of that name. */
+function takeCallId(pending: PendingCalls, name: string, id: string | undefined): string | undefined {
+  const queue = pending.get(name);
+  if (id !== undefined) {
+    const at = queue?.indexOf(id) ?? -1;
+    if (queue && at >= 0) queue.splice(at, 1);
+    return id;
+  }
+  return queue?.shift();
+}

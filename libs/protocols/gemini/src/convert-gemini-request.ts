@@ -1,0 +1,130 @@
+/**
+ * Dialect-C request body (already through normalizeGeminiRequest, so camelCase) → canonical
+ * request. The model comes from the URL path and streaming from the operation called, so both
+ * are given by the caller. Every field read is checked, and each error names its path.
+ *
+ * The SDK's config object documents `systemInstruction`, `tools`, `toolConfig` and
+ * `safetySettings` beside the generation parameters; a client that sends them inside
+ * `generationConfig` is read the same way (the fast path moves them to the top for Google).
+ */
+import type { CanonicalRequest, Converted, ResponseFormat, ThinkingConfig, TranslationWarning } from '@rosetta/canonical';
+import {
+  compact,
+  convertRoutingFields,
+  optionalBoolean,
+  optionalNumber,
+  optionalRecord,
+  optionalString,
+  optionalStringArray,
+  requireRecord,
+  type JsonObject,
+} from '@rosetta/protocols/common';
+import { convertGeminiContents, convertGeminiSystemInstruction } from './convert-gemini-contents';
+import { convertGeminiSchema } from './convert-gemini-schema';
+import { convertGeminiTools } from './convert-gemini-tools';
+
+const CONFIG = 'generationConfig';
+
+export function convertGeminiRequest({
+  body,
+  model,
+  stream = false,
+}: {
+  body: Record<string, unknown>;
+  model: string;
+  stream?: boolean;
+}): Converted<CanonicalRequest> {
+  const warnings: TranslationWarning[] = [];
+  const config = optionalRecord(body, CONFIG) ?? {};
+  const fromEither = (key: string): { value: unknown; path: string } =>
+    body[key] !== undefined && body[key] !== null ? { value: body[key], path: key } : { value: config[key], path: `${CONFIG}.${key}` };
+  const system = fromEither('systemInstruction');
+  const systemMessage = convertGeminiSystemInstruction(system.value, system.path);
+  const messages = convertGeminiContents({ contents: body['contents'], warnings });
+  const tools = convertGeminiTools({ tools: fromEither('tools').value, toolConfig: fromEither('toolConfig').value });
+  warnings.push(...tools.warnings);
+  const safety = fromEither('safetySettings');
+  if (Array.isArray(safety.value) && safety.value.length > 0) {
+    warnings.push({ feature: safety.path, message: 'Safety settings apply only on a Gemini upstream.' });
+  }
+  const request: CanonicalRequest = compact({
+    model,
+    messages: systemMessage ? [systemMessage, ...messages] : messages,
+    ...tools.value,
+    ...convertGenerationConfig(config),
+    responseFormat: convertResponseFormat(config, warnings),
+    thinking: convertThinking(config),
+    stream,
+    routing: convertRoutingFields({ body }),
+    passthrough: { protocol: 'gemini', body },
+  });
+  return { value: request, warnings };
+}
+
+type SamplingFields = Pick<
+  CanonicalRequest,
+  | 'maxOutputTokens'
+  | 'temperature'
+  | 'topP'
+  | 'topK'
+  | 'stopSequences'
+  | 'candidateCount'
+  | 'seed'
+  | 'presencePenalty'
+  | 'frequencyPenalty'
+>;
+
+function convertGenerationConfig(config: JsonObject): SamplingFields {
+  return compact({
+    maxOutputTokens: optionalNumber(config, 'maxOutputTokens', CONFIG),
+    temperature: optionalNumber(config, 'temperature', CONFIG),
+    topP: optionalNumber(config, 'topP', CONFIG),
+    topK: optionalNumber(config, 'topK', CONFIG),
+    stopSequences: optionalStringArray(config, 'stopSequences', CONFIG),
+    candidateCount: optionalNumber(config, 'candidateCount', CONFIG),
+    seed: optionalNumber(config, 'seed', CONFIG),
+    presencePenalty: optionalNumber(config, 'presencePenalty', CONFIG),
+    frequencyPenalty: optionalNumber(config, 'frequencyPenalty', CONFIG),
+  });
+}
+
+/** `application/json` with a schema (JSON Schema or Gemini's own) → json_schema; without → json_object. */
+function convertResponseFormat(config: JsonObject, warnings: TranslationWarning[]): ResponseFormat | undefined {
+  const mimeType = optionalString(config, 'responseMimeType', CONFIG);
+  if (mimeType === undefined || mimeType === 'text/plain') return undefined;
+  if (mimeType !== 'application/json') {
+    warnings.push({ feature: `${CONFIG}.responseMimeType`, message: `Response type '${mimeType}' applies only on a Gemini upstream.` });
+    return undefined;
+  }
+  const jsonSchema = config['responseJsonSchema'];
+  if (jsonSchema !== undefined && jsonSchema !== null) {
+    return { type: 'json_schema', schema: requireRecord(jsonSchema, `${CONFIG}.responseJsonSchema`) };
+  }
+  const schema = config['responseSchema'];
+  if (schema !== undefined && schema !== null) {
+    return { type: 'json_schema', schema: convertGeminiSchema(schema, `${CONFIG}.responseSchema`) };
+  }
+  return { type: 'json_object' };
+}
+
+/**
+ * Budget 0 turns thinking off, -1 asks for a dynamic budget, a positive one is the budget;
+ * `thinkingLevel` is an effort. Thinking is otherwise on: Gemini's thinking models think unless
+ * told not to.
+ */
+function convertThinking(config: JsonObject): ThinkingConfig | undefined {
+  const path = `${CONFIG}.thinkingConfig`;
+  const thinking = optionalRecord(config, 'thinkingConfig', CONFIG);
+  if (!thinking) return undefined;
+  const budget = optionalNumber(thinking, 'thinkingBudget', path);
+  const level = optionalString(thinking, 'thinkingLevel', path);
+  const includeThoughts = optionalBoolean(thinking, 'includeThoughts', path);
+  const effort = level === undefined || level === 'THINKING_LEVEL_UNSPECIFIED' ? undefined : level.toLowerCase();
+  if (budget === undefined && effort === undefined && includeThoughts === undefined) return undefined;
+  return compact({
+    enabled: budget !== 0,
+    budgetTokens: budget !== undefined && budget > 0 ? budget : undefined,
+    effort,
+    includeThoughts,
+  });
+}

@@ -1,0 +1,15 @@
+/** Envelope fields every Gemini response and stream chunk carries, read leniently. */
+import { randomUUID } from 'node:crypto';
+import { stringField, type JsonObject } from '@rosetta/protocols/common';
+
+/** `responseId`, or a fresh one when the upstream sent none. */
+export function geminiResponseId(body: JsonObject): string {
+  return stringField(body, 'responseId') || `gemini-${randomUUID().replace(/-/g, '')}`;
+}
+
+/** Unix seconds of `createTime` (Vertex), else now. */
+export function geminiCreated(body: JsonObject): number {
+  const createTime = stringField(body, 'createTime');
+  const millis = createTime === undefined ? Number.NaN : Date.parse(createTime);
+  return Math.floor((Number.isNaN(millis) ? Date.now() : millis) / 1000);
+}
