@@ -1,4 +1,4 @@
-import { signatureFor, unwrapSignature, wrapSignature } from './provider-signature';
+import { signatureFor, unwrapCallSignature, unwrapSignature, wrapCallSignature, wrapSignature } from './provider-signature';
 
 describe('provider signatures across dialects', () => {
   it('leaves a native signature untouched', () => {
@@ -16,5 +16,12 @@ describe('provider signatures across dialects', () => {
     expect(signatureFor({ protocol: 'gemini', value: 's' }, 'gemini')).toBe('s');
     expect(signatureFor({ protocol: 'gemini', value: 's' }, 'anthropic')).toBeUndefined();
     expect(signatureFor(undefined, 'gemini')).toBeUndefined();
+  });
+
+  it('marks a tool-call signature so it can be put back on its call', () => {
+    const wrapped = wrapCallSignature({ protocol: 'gemini', value: 'CpcB/+x==' });
+    expect(unwrapCallSignature(wrapped)).toEqual({ protocol: 'gemini', value: 'CpcB/+x==' });
+    expect(unwrapCallSignature(wrapSignature({ protocol: 'gemini', value: 'CpcB' }, 'anthropic'))).toBeUndefined();
+    expect(unwrapCallSignature('EqQBnative')).toBeUndefined();
   });
 });

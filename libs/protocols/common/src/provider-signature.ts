@@ -28,6 +28,26 @@ export function unwrapSignature(value: string, dialect: ProtocolId): ProviderSig
   return { protocol: dialect, value };
 }
 
+/**
+ * A signature that belongs on a tool call (Gemini signs functionCall parts) travelling through a
+ * dialect whose tool calls have no signature field: it rides in a reasoning slot instead, marked
+ * so the decoder puts it back on the call.
+ */
+const CALL = 'call.';
+
+export function wrapCallSignature(signature: ProviderSignature): string {
+  return `${PREFIX}${signature.protocol}.${CALL}${Buffer.from(signature.value, 'utf8').toString('base64url')}`;
+}
+
+/** The call signature carried by `value`, or undefined when `value` is not one. */
+export function unwrapCallSignature(value: string): ProviderSignature | undefined {
+  if (!value.startsWith(PREFIX)) return undefined;
+  const [protocol, marker, encoded] = value.slice(PREFIX.length).split('.', 3);
+  if (`${marker}.` !== CALL || encoded === undefined) return undefined;
+  if (protocol !== 'openai' && protocol !== 'anthropic' && protocol !== 'gemini') return undefined;
+  return { protocol, value: Buffer.from(encoded, 'base64url').toString('utf8') };
+}
+
 /** The signature to send to an upstream of `protocol`, or undefined when it belongs elsewhere. */
 export function signatureFor(signature: ProviderSignature | undefined, protocol: ProtocolId): string | undefined {
   return signature?.protocol === protocol ? signature.value : undefined;

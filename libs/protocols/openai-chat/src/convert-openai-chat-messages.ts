@@ -21,7 +21,7 @@ import {
   unsupportedPart,
 } from './convert-openai-chat-content';
 import { compact, fieldPath, optionalString, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
-import { fromReasoningDetails } from './reasoning-details';
+import { callSignaturesFromReasoningDetails, fromReasoningDetails } from './reasoning-details';
 
 export function convertOpenAIChatMessages({ messages }: { messages: unknown }): Message[] {
   if (!Array.isArray(messages) || messages.length === 0) {
@@ -73,7 +73,10 @@ function convertUserMessage(message: JsonObject, path: string): UserMessage {
   });
 }
 
-/** Thinking first (it preceded the answer), then text and refusal, then the calls. */
+/**
+ * Thinking first (it preceded the answer), then text and refusal, then the calls, each with the
+ * signature reasoning_details carries for it.
+ */
 function convertAssistantMessage(message: JsonObject, path: string, toolNames: Map<string, string>): AssistantMessage {
   const content: AssistantContentPart[] = [];
   // Signed reasoning (reasoning_details) supersedes the plain text copy in reasoning_content.
@@ -87,8 +90,11 @@ function convertAssistantMessage(message: JsonObject, path: string, toolNames: M
   const toolCalls = message['tool_calls'];
   if (toolCalls !== undefined && toolCalls !== null) {
     const callsPath = fieldPath(path, 'tool_calls');
+    const signatures = callSignaturesFromReasoningDetails(message['reasoning_details']);
     for (const [j, raw] of requireArray(toolCalls, callsPath).entries()) {
       const call = convertToolCall(raw, `${callsPath}[${j}]`);
+      const signature = signatures.get(call.id);
+      if (signature) call.signature = signature;
       toolNames.set(call.id, call.name);
       content.push(call);
     }

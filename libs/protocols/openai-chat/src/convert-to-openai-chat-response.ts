@@ -5,7 +5,7 @@ import type { CanonicalResponse, ToolCallPart } from '@rosetta/canonical';
 import type { ChatCompletion, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { toOpenAIChatUsage } from './map-openai-chat-usage';
-import { toReasoningDetail, type ReasoningDetail } from './reasoning-details';
+import { callSignatureDetail, toReasoningDetail, type ReasoningDetail } from './reasoning-details';
 
 /**
  * `reasoning_content` is not in OpenAI's schema: DeepSeek- and vLLM-style clients read thinking
@@ -43,7 +43,11 @@ function toMessage(response: CanonicalResponse): DialectAMessage {
   for (const part of response.content) {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'refusal') refusals.push(part.text);
-    else if (part.type === 'tool_call') toolCalls.push(toToolCall(part));
+    else if (part.type === 'tool_call') {
+      toolCalls.push(toToolCall(part));
+      const carrier = callSignatureDetail(part, details.length);
+      if (carrier) details.push(carrier);
+    }
     if (part.type === 'thinking') thoughts.push(part.text);
     if (part.type === 'thinking' || part.type === 'redacted_thinking') details.push(toReasoningDetail(part, details.length));
   }
@@ -55,7 +59,8 @@ function toMessage(response: CanonicalResponse): DialectAMessage {
   };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (thoughts.length > 0) message.reasoning_content = thoughts.join('');
-  // Only worth sending when something is signed: it is what lets the turn go back to Claude/Gemini.
+  // Only worth sending when something is signed (thinking or a call): it is what lets the turn go
+  // back to Claude/Gemini.
   if (details.some((d) => d.signature || d.data)) message.reasoning_details = details;
   return message;
 }

@@ -7,7 +7,7 @@ import type { FinishReason, GatewayError, ProviderSignature, StreamEvent, Usage 
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { toOpenAIChatUsage } from './map-openai-chat-usage';
-import { signedThinkingDetail, toReasoningDetail, type ReasoningDetail } from './reasoning-details';
+import { callSignatureDetail, signedThinkingDetail, toReasoningDetail, type ReasoningDetail } from './reasoning-details';
 
 export interface OpenAIChatStreamEncoderOptions {
   id: string;
@@ -51,7 +51,7 @@ export class OpenAIChatStreamEncoder {
       case 'refusal-delta':
         return this.deltaChunk({ refusal: event.text });
       case 'tool-call-start':
-        return this.toolCallStart(event.index, event.id, event.name);
+        return this.toolCallStart(event.index, event.id, event.name, event.signature);
       case 'tool-call-delta':
         return this.toolCallDelta(event.index, event.argumentsDelta);
       case 'usage':
@@ -86,10 +86,17 @@ export class OpenAIChatStreamEncoder {
     return this.roleChunk() + frame(this.chunk(delta, null));
   }
 
-  private toolCallStart(blockIndex: number, id: string, name: string): string {
+  /** A foreign signature on the call goes with its first fragment, in reasoning_details. */
+  private toolCallStart(blockIndex: number, id: string, name: string, signature: ProviderSignature | undefined): string {
     const index = this.toolCallOrdinals.size;
     this.toolCallOrdinals.set(blockIndex, index);
-    return this.deltaChunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
+    const delta: Delta = { tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] };
+    const carrier = callSignatureDetail({ id, signature }, this.reasoningDetails);
+    if (carrier) {
+      this.reasoningDetails++;
+      delta.reasoning_details = [carrier];
+    }
+    return this.deltaChunk(delta);
   }
 
   private toolCallDelta(blockIndex: number, argumentsDelta: string): string {
