@@ -11,10 +11,10 @@ const toolResult = (id: string): Record<string, unknown> => ({ type: 'tool_resul
 const signedThinking = (text: string): Record<string, unknown> => ({ type: 'thinking', thinking: text, signature: thinkingSignature('anthropic', text) });
 
 /** Posts a conversation; returns status and, for 400s, the error message. */
-async function send(sim: RunningSimulator, messages: Message[], extra: Record<string, unknown> = {}): Promise<{ status: number; message?: string }> {
+async function send(sim: RunningSimulator, messages: Message[], extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ status: number; message?: string }> {
   const response = await fetch(`${sim.url}/v1/messages`, {
     method: 'POST',
-    headers: HEADERS,
+    headers: { ...HEADERS, ...headers },
     body: JSON.stringify({ model: 'm', max_tokens: 2048, messages, ...extra }),
   });
   const body = (await response.json()) as { type: string; error?: { type: string; message: string } };
@@ -46,6 +46,8 @@ describe('Anthropic strictness (each rule: one accepted and one rejected request
       message: expect.stringMatching(/^messages\.0\.role: Unexpected role "system"/),
     });
     expect(await send(sim, [question], { system: 'be nice' })).toEqual({ status: 200 });
+    // Accepted in the conversation under Anthropic's mid-conversation-system beta (Claude Code sends it).
+    expect(await send(sim, [question, { role: 'system', content: 'be nice' }], {}, { 'anthropic-beta': 'claude-code-20250219,mid-conversation-system-2026-04-07' })).toEqual({ status: 200 });
   });
 
   it('rejects temperature above 1', async () => {

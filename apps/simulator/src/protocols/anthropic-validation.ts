@@ -28,9 +28,12 @@ function mergeTurns(messages: readonly AnthropicMessage[]): Turn[] {
   return turns;
 }
 
-function blockRules(request: AnthropicRequest): string | undefined {
+/** Anthropic accepts `system` messages inside the conversation only under this beta. */
+export const MID_CONVERSATION_SYSTEM_BETA = 'mid-conversation-system-';
+
+function blockRules(request: AnthropicRequest, betas: string): string | undefined {
   for (const message of request.messages) {
-    if (message.role === 'system') {
+    if (message.role === 'system' && !betas.includes(MID_CONVERSATION_SYSTEM_BETA)) {
       return `messages.${message.index}.role: Unexpected role "system". The Messages API accepts a top-level \`system\` parameter, not "system" as an input message role.`;
     }
     for (const [j, block] of message.blocks.entries()) {
@@ -94,10 +97,10 @@ function thinkingRule(turns: readonly Turn[]): string | undefined {
  * The checks the real Messages API makes beyond field types, so a gateway's translation bugs
  * surface as the same 400s. Returns the first violation's message, or undefined.
  */
-export function validateAnthropicRequest(request: AnthropicRequest): string | undefined {
+export function validateAnthropicRequest(request: AnthropicRequest, betas = ''): string | undefined {
   if (request.temperature !== undefined && request.temperature > 1) return 'temperature: Input should be less than or equal to 1';
   if (request.temperature !== undefined && request.temperature < 0) return 'temperature: Input should be greater than or equal to 0';
-  const blockProblem = blockRules(request);
+  const blockProblem = blockRules(request, betas);
   if (blockProblem) return blockProblem;
   const turns = mergeTurns(request.messages);
   for (const [i, turn] of turns.entries()) {

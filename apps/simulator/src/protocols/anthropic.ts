@@ -46,7 +46,7 @@ function firstStep(exchange: SimExchange): Step {
     if (!(error instanceof AnthropicRequestError)) throw error;
     return reject(400, 'invalid_request_error', error.message);
   }
-  const violation = validateAnthropicRequest(request);
+  const violation = validateAnthropicRequest(request, headers['anthropic-beta'] ?? '');
   if (violation) return reject(400, 'invalid_request_error', violation);
   if (counting) return { kind: 'respond', status: 200, body: { input_tokens: countInputTokens(request.neutral.messages) } };
   return { kind: 'reply', request };
