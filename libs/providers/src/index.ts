@@ -4,3 +4,5 @@ export * from './upstream-error';
 export * from './upstream-call';
 export * from './providers.module';
 export * from './openai/openai-chat.adapter';
+export * from './anthropic/anthropic-messages.adapter';
+export * from './gemini/gemini.adapter';

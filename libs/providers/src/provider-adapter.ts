@@ -15,6 +15,8 @@ export interface UpstreamTarget {
   baseUrl: string;
   apiKey: string;
   upstreamModel: string;
+  /** The endpoint's output limit; a default for protocols that require max_tokens. */
+  maxCompletionTokens?: number;
   timeouts: UpstreamTimeoutsMs;
   /** Extra headers to forward (e.g. anthropic-beta). */
   headers?: Record<string, string>;

@@ -1,4 +1,6 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
+import { AnthropicMessagesAdapter } from './anthropic/anthropic-messages.adapter';
+import { GeminiAdapter } from './gemini/gemini.adapter';
 import { HttpTransport } from './http-transport';
 import { OpenAIChatAdapter } from './openai/openai-chat.adapter';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from './provider-adapter';
@@ -7,10 +9,12 @@ import { PROVIDER_ADAPTERS, type ProviderAdapter } from './provider-adapter';
   providers: [
     HttpTransport,
     OpenAIChatAdapter,
+    AnthropicMessagesAdapter,
+    GeminiAdapter,
     {
       provide: PROVIDER_ADAPTERS,
-      useFactory: (openai: OpenAIChatAdapter): ReadonlyMap<string, ProviderAdapter> => new Map([[openai.protocol, openai]]),
-      inject: [OpenAIChatAdapter],
+      useFactory: (...adapters: ProviderAdapter[]): ReadonlyMap<string, ProviderAdapter> => new Map(adapters.map((a) => [a.protocol, a])),
+      inject: [OpenAIChatAdapter, AnthropicMessagesAdapter, GeminiAdapter],
     },
   ],
   exports: [PROVIDER_ADAPTERS, HttpTransport],

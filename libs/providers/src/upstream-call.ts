@@ -1,4 +1,4 @@
-import { GatewayError, type StreamEvent } from '@rosetta/canonical';
+import { GatewayError, type CanonicalRequest, type StreamEvent, type TranslationWarning } from '@rosetta/canonical';
 import type { HttpTransport, UpstreamResponse } from './http-transport';
 import type { UpstreamCall } from './provider-adapter';
 import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
@@ -57,4 +57,19 @@ function sanitizeErrorEvent(error: GatewayError, secrets: readonly string[]): St
     type: 'error',
     error: new GatewayError(error.type, message, { status: error.status, retryable: error.retryable, code: error.code, retryAfterMs: error.retryAfterMs }),
   };
+}
+
+/**
+ * With `provider_require_parameters`, an upstream that would have to drop a feature is refused
+ * before it is called. Retryable: another endpoint in the plan may honour everything.
+ */
+export function requireHonoured<T>(request: CanonicalRequest, converted: { value: T; warnings: TranslationWarning[] }): { value: T; warnings: TranslationWarning[] } {
+  if (request.routing.requireParameters && converted.warnings.length > 0) {
+    const features = [...new Set(converted.warnings.map((w) => w.feature))].join(', ');
+    throw new GatewayError('invalid_request_error', `provider_require_parameters is set and the chosen upstream cannot honour: ${features}`, {
+      param: 'provider_require_parameters',
+      retryable: true,
+    });
+  }
+  return converted;
 }

@@ -70,7 +70,7 @@ export class ExecutorService {
   }
 
   private meta(plan: RoutePlan, attempt: Attempt, index: number, warnings: ServedMeta['warnings']): ServedMeta {
-    return { model: attempt.model, provider: attempt.target.provider, attempts: index + 1, route: plan.route, warnings };
+    return { model: attempt.model, provider: attempt.target.provider, protocol: attempt.target.protocol, attempts: index + 1, route: plan.route, warnings };
   }
 }
 

@@ -1,9 +1,11 @@
-import type { CanonicalResponse, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 /** What served the request: surfaced as x-rosetta-* headers and recorded for usage. */
 export interface ServedMeta {
   model: string;
   provider: string;
+  /** The upstream protocol that served it. */
+  protocol: ProtocolId;
   attempts: number;
   route?: string;
   warnings: TranslationWarning[];

@@ -64,6 +64,7 @@ export class RoutingService {
             baseUrl: provider.baseUrl,
             apiKey: provider.apiKey,
             upstreamModel: endpoint.upstreamModel,
+            maxCompletionTokens: endpoint.maxCompletionTokens,
             timeouts: this.config.timeouts,
           },
         },

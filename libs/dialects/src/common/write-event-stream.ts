@@ -1,27 +1,37 @@
 import type { StreamEvent } from '@rosetta/canonical';
 import type { GatewayHttpResponse } from './http-types';
 
+/** How a dialect frames a stream: content type, an optional opening and closing, one encoder. */
+export interface StreamFraming {
+  contentType: string;
+  open?: string;
+  encode(event: StreamEvent): string;
+  close?(): string;
+}
+
 /**
  * Writes events to the client as they arrive, through a dialect encoder. Nothing is buffered:
  * when the socket is full we wait for `drain`, which holds back the upstream read in turn.
  */
-export async function writeEventStream(
-  res: GatewayHttpResponse,
-  events: AsyncIterable<StreamEvent>,
-  encode: (event: StreamEvent) => string,
-  contentType = 'text/event-stream; charset=utf-8',
-): Promise<void> {
+export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIterable<StreamEvent>, framing: StreamFraming): Promise<void> {
   res.status(200);
-  res.setHeader('content-type', contentType);
+  res.setHeader('content-type', framing.contentType);
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('x-accel-buffering', 'no');
   res.flushHeaders();
+  if (framing.open) await write(res, framing.open);
   for await (const event of events) {
     if (res.destroyed) break;
-    const text = encode(event);
-    if (text && !res.write(text)) await drained(res);
+    const text = framing.encode(event);
+    if (text) await write(res, text);
   }
+  const closing = framing.close?.();
+  if (closing && !res.destroyed) await write(res, closing);
   if (!res.writableEnded) res.end();
+}
+
+async function write(res: GatewayHttpResponse, text: string): Promise<void> {
+  if (!res.write(text)) await drained(res);
 }
 
 function drained(res: GatewayHttpResponse): Promise<void> {

@@ -1,0 +1,42 @@
+import type { CanonicalRequest, CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { ChatService, ServedMeta } from '@rosetta/routing';
+import { callContext } from './call-context';
+import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
+import { writeRoutingHeaders } from './routing-headers';
+import { writeEventStream, type StreamFraming } from './write-event-stream';
+
+/** What a dialect contributes: how to render a whole response and how to frame a stream. */
+export interface DialectEncoding {
+  dialect: ProtocolId;
+  response(response: CanonicalResponse, meta: ServedMeta): unknown;
+  stream(meta: ServedMeta): StreamFraming;
+}
+
+/**
+ * The flow every dialect controller shares: call the gateway, then write either the whole
+ * response or the stream, with the routing headers. Decode-side warnings describe features the
+ * canonical model cannot carry; they matter only when another protocol served the request (the
+ * same-protocol fast path forwards the original body).
+ */
+export async function serveChat(
+  chat: ChatService,
+  req: GatewayHttpRequest,
+  res: GatewayHttpResponse,
+  request: CanonicalRequest,
+  decodeWarnings: TranslationWarning[],
+  encoding: DialectEncoding,
+): Promise<void> {
+  const ctx = callContext(req, res);
+  const warningsFor = (meta: ServedMeta) => (meta.protocol === encoding.dialect ? [] : decodeWarnings);
+  if (!request.stream) {
+    const outcome = await chat.complete(request, ctx);
+    writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
+    res.status(200).json(encoding.response(outcome.response, outcome.meta));
+    return;
+  }
+  const outcome = await chat.stream(request, ctx);
+  writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
+  await writeEventStream(res, outcome.events, encoding.stream(outcome.meta));
+}
+
+export type { StreamEvent };
