@@ -212,7 +212,7 @@ describe('translation details', () => {
       expect(refused.status).toBe(400);
       expect(await refused.json()).toEqual({
         type: 'error',
-        error: { type: 'invalid_request_error', message: 'provider_require_parameters is set and the chosen upstream cannot honour: top_k' },
+        error: { type: 'invalid_request_error', message: "No endpoint of 'rosetta/gpt-4o-mini' satisfies provider_require_parameters (unsupported: top_k)" },
         request_id: refused.headers.get('x-request-id'),
       });
     });

@@ -5,6 +5,7 @@ import { DialectsModule } from '@rosetta/dialects';
 import { LimitsModule, PlanEntity } from '@rosetta/limits';
 import { PersistenceModule } from '@rosetta/persistence';
 import { PlatformModule, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { EndpointEntity, ModelEntity, ProviderEntity } from '@rosetta/registry';
 import { HealthController } from './health.controller';
 
 @Module({})
@@ -14,7 +15,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, logger),
-        PersistenceModule.forRoot([ApiKeyEntity, PlanEntity, SettingEntity]),
+        PersistenceModule.forRoot([ApiKeyEntity, PlanEntity, SettingEntity, ProviderEntity, ModelEntity, EndpointEntity]),
         AuthModule,
         LimitsModule,
         AdminModule,

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@rosetta/auth';
 import { LimitsModule } from '@rosetta/limits';
+import { RegistryModule } from '@rosetta/registry';
+import { AdminRegistryController } from './admin-registry.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminPlansController } from './admin-plans.controller';
 import { AdminGuard } from './admin.guard';
@@ -8,8 +10,8 @@ import { AdminTokenService } from './admin-token.service';
 import { SettingRepository } from './setting.repository';
 
 @Module({
-  imports: [AuthModule, LimitsModule],
-  controllers: [AdminKeysController, AdminPlansController],
+  imports: [AuthModule, LimitsModule, RegistryModule],
+  controllers: [AdminKeysController, AdminPlansController, AdminRegistryController],
   providers: [SettingRepository, AdminTokenService, AdminGuard],
 })
 export class AdminModule {}

@@ -28,6 +28,8 @@ export interface RosettaConfig {
   timeouts: UpstreamTimeouts;
   providers: BuiltinProviderConfig[];
   providersFile?: string;
+  /** Hosts a caller's provider_configs base_url may name even on private addresses or http. */
+  upstreamAllowHosts: string[];
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
   simulatorMode: boolean;
   shutdownGraceMs: number;
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
       { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
     ],
     providersFile: str(env, 'PROVIDERS_FILE'),
+    upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
   };

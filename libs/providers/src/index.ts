@@ -6,3 +6,4 @@ export * from './providers.module';
 export * from './openai/openai-chat.adapter';
 export * from './anthropic/anthropic-messages.adapter';
 export * from './gemini/gemini.adapter';
+export * from './ssrf';

@@ -17,9 +17,13 @@ export interface UpstreamTarget {
   upstreamModel: string;
   /** The endpoint's output limit; a default for protocols that require max_tokens. */
   maxCompletionTokens?: number;
+  /** Set when the client asked for more output than this endpoint can give: clamp to it. */
+  outputTokenCap?: number;
   timeouts: UpstreamTimeoutsMs;
   /** Extra headers to forward (e.g. anthropic-beta). */
   headers?: Record<string, string>;
+  /** A caller-chosen base URL that passed the SSRF guard: connect only to its pinned address. */
+  dispatcher?: import('undici').Dispatcher;
 }
 
 export interface UpstreamCall {

@@ -15,8 +15,13 @@ export async function postToUpstream(
   body: unknown,
   parseError: (text: string) => { message: string },
 ): Promise<UpstreamResponse> {
-  const response = await transport.postJson(url, headers, body, { signal: call.signal, timeouts: call.target.timeouts });
+  const response = await transport.postJson(url, headers, body, { signal: call.signal, timeouts: call.target.timeouts, dispatcher: call.target.dispatcher });
   if (response.status >= 200 && response.status < 300) return response;
+  if (response.status >= 300 && response.status < 400) {
+    // Never followed: a redirect could lead a caller-chosen host to an internal address.
+    await response.body.dump().catch(() => undefined);
+    throw upstreamHttpError(502, `the upstream answered with a redirect (${response.status}), which is not followed`);
+  }
   const text = await response.body.text().catch(() => '');
   throw upstreamHttpError(response.status, parseError(text).message, {
     retryAfterMs: parseRetryAfter(response.headers),
@@ -72,4 +77,38 @@ export function requireHonoured<T>(request: CanonicalRequest, converted: { value
     });
   }
   return converted;
+}
+
+/** Where each protocol keeps the output cap in its body. */
+const OUTPUT_FIELDS: Record<string, Array<readonly string[]>> = {
+  openai: [['max_completion_tokens'], ['max_tokens']],
+  anthropic: [['max_tokens']],
+  gemini: [['generationConfig', 'maxOutputTokens']],
+};
+
+/**
+ * Lowers the body's output cap to what the endpoint can give (docs/decisions/0003), on the fast
+ * path too, and says so in the warnings. The body is copied where it changes.
+ */
+export function clampOutputTokens<T extends Record<string, unknown>>(
+  protocol: string,
+  converted: { value: T; warnings: TranslationWarning[] },
+  cap: number | undefined,
+): { value: T; warnings: TranslationWarning[] } {
+  if (cap === undefined) return converted;
+  let body: Record<string, unknown> = converted.value;
+  let clamped = false;
+  for (const path of OUTPUT_FIELDS[protocol] ?? []) {
+    const [head, leaf] = path.length === 2 ? [path[0]!, path[1]!] : [undefined, path[0]!];
+    const holder = (head ? body[head] : body) as Record<string, unknown> | undefined;
+    const value = holder?.[leaf];
+    if (typeof value !== 'number' || value <= cap) continue;
+    body = head ? { ...body, [head]: { ...holder, [leaf]: cap } } : { ...body, [leaf]: cap };
+    clamped = true;
+  }
+  if (!clamped) return converted;
+  return {
+    value: body as T,
+    warnings: [...converted.warnings, { feature: 'max_tokens', message: `lowered to ${cap}, the most this endpoint can produce` }],
+  };
 }

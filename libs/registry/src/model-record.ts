@@ -1,9 +1,7 @@
-import type { RegistryModel } from './registry.service';
+import type { EndpointStatsView } from './endpoint-health.port';
+import type { RegistryModel, ResolvedProvider } from './registry.service';
 
-/** Parameters every catalog endpoint accepts through the canonical model. */
-const SUPPORTED_PARAMETERS = [
-  'max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'seed',
-];
+type Lookup = { provider(slug: string): ResolvedProvider | undefined; health(key: string): EndpointStatsView };
 
 function unixSeconds(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000);
@@ -27,27 +25,39 @@ export function toModelList(models: readonly RegistryModel[]): Record<string, un
   return { object: 'list', data, has_more: false, first_id: models[0]?.id ?? null, last_id: models.at(-1)?.id ?? null };
 }
 
-/** The interface's model record (`GET /v1/models/{id}`). Live health arrives with the full registry. */
-export function toModelRecord(model: RegistryModel): Record<string, unknown> {
+const BASE_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'response_format', 'seed'];
+
+function supportedParameters(model: RegistryModel): string[] {
+  const params = new Set(BASE_PARAMETERS);
+  if (model.endpoints.some((e) => e.supportsTools)) ['tools', 'tool_choice', 'parallel_tool_calls'].forEach((p) => params.add(p));
+  if (model.endpoints.some((e) => e.supportsReasoning)) ['reasoning', 'include_reasoning'].forEach((p) => params.add(p));
+  return [...params];
+}
+
+/**
+ * The interface's model record (`GET /v1/models/{id}`), with each provider's live status
+ * (0 operational, 1 degraded, 2 down, 3 disabled) and uptime over the last 30 minutes.
+ */
+export function toModelRecord(model: RegistryModel, lookup: Lookup): Record<string, unknown> {
   const endpoints = model.endpoints;
-  const top = endpoints[0];
-  const contextLength = Math.max(0, ...endpoints.map((e) => e.contextLength));
+  const top = [...endpoints].sort((a, b) => b.contextLength - a.contextLength)[0];
+  const vision = endpoints.some((e) => e.supportsVision);
   return {
     id: model.numericId,
     model_name: model.id,
     display_name: model.displayName,
     author: model.author,
     description: model.description,
-    context_length: contextLength,
+    context_length: top?.contextLength ?? 0,
     created_at: model.createdAt,
-    last_updated: model.createdAt,
+    last_updated: model.updatedAt,
     architecture: {
       instruct_type: 'chat',
-      modality: 'text+image->text',
+      modality: vision ? 'text+image->text' : 'text->text',
       tokenizer: model.author,
       modalities: [
         { modality_type: 'input', modality_value: 'text' },
-        { modality_type: 'input', modality_value: 'image' },
+        ...(vision ? [{ modality_type: 'input', modality_value: 'image' }] : []),
         { modality_type: 'output', modality_value: 'text' },
       ],
     },
@@ -60,22 +70,40 @@ export function toModelRecord(model: RegistryModel): Record<string, unknown> {
       internal_reasoning_cost: top?.pricing.completion ?? '0',
       web_search_cost: '0',
     },
-    providers: endpoints.map((e) => ({
-      name: e.provider,
-      provider_name: e.provider,
-      provider_model_name: e.upstreamModel,
-      quantization: 'unknown',
-      tag: `${e.provider}/${e.upstreamModel}`,
-      is_zdr: 'false',
-      supports_implicit_caching: String(e.provider !== 'gemini'),
-      uptime_last_30m: '100',
-      context_length: e.contextLength,
-      max_completion_tokens: e.maxCompletionTokens,
-      max_prompt_tokens: e.contextLength,
-      status: 0,
-      pricing: { prompt_cost: e.pricing.prompt, completion_cost: e.pricing.completion, request_cost: e.pricing.request ?? '0', image_cost: e.pricing.image ?? '0', discount: '0' },
-    })),
-    supported_parameters: SUPPORTED_PARAMETERS.map((parameter_name) => ({ parameter_name })),
-    top_provider: { context_length: top?.contextLength ?? contextLength, is_moderated: 'false', max_completion_tokens: top?.maxCompletionTokens ?? null },
+    providers: endpoints.map((e) => providerEntry(e, lookup)),
+    supported_parameters: supportedParameters(model).map((parameter_name) => ({ parameter_name })),
+    top_provider: { context_length: top?.contextLength ?? 0, is_moderated: 'false', max_completion_tokens: top?.maxCompletionTokens ?? null },
+  };
+}
+
+function providerEntry(e: RegistryModel['endpoints'][number], lookup: Lookup): Record<string, unknown> {
+  const provider = lookup.provider(e.provider);
+  const health = lookup.health(`${e.provider}/${e.upstreamModel}`);
+  const disabled = e.disabled || provider?.disabled;
+  return {
+    name: e.provider,
+    provider_name: e.provider,
+    provider_model_name: e.upstreamModel,
+    quantization: e.quantization,
+    tag: `${e.provider}/${e.quantization}`,
+    is_zdr: String(provider?.zdr ?? false),
+    supports_implicit_caching: String(e.pricing.input_cache_read !== undefined && e.provider !== 'anthropic'),
+    uptime_last_30m: health.uptime === null ? null : health.uptime.toFixed(2),
+    context_length: e.contextLength,
+    max_completion_tokens: e.maxCompletionTokens,
+    max_prompt_tokens: e.contextLength,
+    status: disabled ? 3 : !provider?.configured ? 2 : health.status,
+    pricing: {
+      prompt_cost: e.pricing.prompt,
+      completion_cost: e.pricing.completion,
+      image_cost: e.pricing.image ?? '0',
+      request_cost: e.pricing.request ?? '0',
+      input_cache_read_cost: e.pricing.input_cache_read ?? '0',
+      input_cache_write_cost: e.pricing.input_cache_write ?? '0',
+      image_output_cost: '0',
+      audio_cost: '0',
+      input_audio_cache_cost: '0',
+      discount: '0',
+    },
   };
 }

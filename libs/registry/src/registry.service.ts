@@ -1,43 +1,74 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
-import { AUTO_MODEL_NAME, SEED_CATALOG, type CatalogEndpoint, type CatalogModel } from './catalog';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { ProtocolId } from '@rosetta/canonical';
+import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
+import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { AUTO_MODEL_NAME } from './catalog';
 import { modelNotFound, parseModelId } from './model-id';
+import type { EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
+import { RegistryRepository } from './registry.repository';
+import { RegistrySeederService } from './registry-seeder.service';
 
-export interface RegistryModel extends CatalogModel {
+export interface RegistryModel extends Omit<ModelRecord, 'createdAt' | 'updatedAt' | 'id'> {
   /** The public id, `rosetta/<name>`. */
   id: string;
-  /** The database-style integer id of the model record. */
+  /** The database id of the model record. */
   numericId: number;
+  createdAt: string;
+  updatedAt: string;
   /** The Mixture of Models: it has no endpoints of its own. */
   isAuto: boolean;
 }
 
-export type RegistryEndpoint = CatalogEndpoint;
+export type RegistryEndpoint = EndpointRecord;
+
+/** A provider with its effective address and credential (built-ins from the environment). */
+export interface ResolvedProvider extends Omit<ProviderRecord, 'baseUrl' | 'apiKey' | 'apiKeyEnv'> {
+  baseUrl: string | null;
+  apiKey?: string;
+  /** Has a credential and an address, so it can be called. */
+  configured: boolean;
+}
 
 /**
- * The catalog in memory. The full registry (database, admin edits, live health) replaces the seed
- * later; callers already go through this service only.
+ * The registry as every request reads it: an in-memory snapshot of the database, seeded at start
+ * and reloaded on every replica when anyone changes it. No request queries the database.
  */
 @Injectable()
-export class RegistryService {
-  private readonly models: RegistryModel[];
-  private readonly byId: Map<string, RegistryModel>;
+export class RegistryService implements OnModuleInit {
+  private models: RegistryModel[] = [];
+  private byId = new Map<string, RegistryModel>();
+  private providersBySlug = new Map<string, ResolvedProvider>();
   readonly namespace: string;
 
-  constructor(@Inject(ROSETTA_CONFIG) config: RosettaConfig) {
+  constructor(
+    private readonly repository: RegistryRepository,
+    private readonly seeder: RegistrySeederService,
+    @Inject(INVALIDATION_BUS) private readonly bus: InvalidationBus,
+    @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {
     this.namespace = config.modelNamespace;
-    const auto: CatalogModel = {
-      name: AUTO_MODEL_NAME,
-      displayName: 'Rosetta Auto (Mixture of Models)',
-      author: 'rosetta',
-      description: 'Routes each prompt to the model that suits it.',
-      createdAt: '2026-11-21T00:00:00Z',
-      endpoints: [],
-    };
-    this.models = [auto, ...SEED_CATALOG].map((m, i) => ({
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.seeder.seed();
+    await this.reload();
+    this.bus.subscribe((message) => {
+      if (message.kind === 'registry' || message.kind === 'reset') {
+        this.reload().catch((error: Error) => this.logger.warn({ err: error.message }, 'registry reload failed; keeping the previous snapshot'));
+      }
+    });
+  }
+
+  async reload(): Promise<void> {
+    const { providers, models } = await this.repository.load();
+    this.providersBySlug = new Map(providers.map((p) => [p.slug, this.resolveProvider(p)]));
+    this.models = models.map((m) => ({
       ...m,
       id: `${this.namespace}/${m.name}`,
-      numericId: i + 1,
+      numericId: m.id,
+      createdAt: m.createdAt.toISOString(),
+      updatedAt: m.updatedAt.toISOString(),
       isAuto: m.name === AUTO_MODEL_NAME,
     }));
     this.byId = new Map(this.models.map((m) => [m.id, m]));
@@ -63,5 +94,21 @@ export class RegistryService {
 
   list(): readonly RegistryModel[] {
     return this.models;
+  }
+
+  provider(slug: string): ResolvedProvider | undefined {
+    return this.providersBySlug.get(slug);
+  }
+
+  providers(): ResolvedProvider[] {
+    return [...this.providersBySlug.values()];
+  }
+
+  private resolveProvider(p: ProviderRecord): ResolvedProvider {
+    const builtin = p.builtin ? this.config.providers.find((b) => b.slug === p.slug) : undefined;
+    const baseUrl = (builtin?.baseUrl ?? p.baseUrl)?.replace(/\/+$/, '') ?? null;
+    const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? undefined;
+    const { apiKeyEnv: _env, apiKey: _key, ...rest } = p;
+    return { ...rest, protocol: p.protocol as ProtocolId, baseUrl, apiKey, configured: Boolean(baseUrl && apiKey) };
   }
 }

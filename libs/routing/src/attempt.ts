@@ -1,9 +1,13 @@
+import type { EndpointPricing } from '@rosetta/registry';
 import type { UpstreamTarget } from '@rosetta/providers';
 
 /** One way to serve the request: a model (public id) on one provider endpoint. */
 export interface Attempt {
   model: string;
+  /** `<provider>/<upstream model>`: health and circuit-breaker key. */
+  key: string;
   target: UpstreamTarget;
+  pricing: EndpointPricing;
 }
 
 export interface RoutePlan {

@@ -1,66 +1,90 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GatewayError, type CanonicalRequest, type StreamEvent } from '@rosetta/canonical';
-import { PROVIDER_ADAPTERS, translateTransportError, type ProviderAdapter, type UpstreamCall } from '@rosetta/providers';
+import { GatewayError, type CanonicalRequest, type TranslationWarning } from '@rosetta/canonical';
+import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
+import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamCall } from '@rosetta/providers';
+import { ENDPOINT_HEALTH, type EndpointHealthPort } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
+import { ClientAbortedError, toGatewayError } from './gateway-errors';
 import type { CallContext, CompletionOutcome, ServedMeta, StreamOutcome } from './outcome';
+import { applyProviderOverrides } from './provider-overrides';
+import { isEndpointFailure, retryDelay, sleep } from './retry-policy';
+import { holdUntilFirstEvent, relayStream } from './stream-relay';
 
-/** Thrown (and swallowed by controllers) when the client went away: there is no one to answer. */
-export class ClientAbortedError extends Error {
-  constructor() {
-    super('client disconnected');
-    this.name = 'ClientAbortedError';
-  }
-}
+export { ClientAbortedError, toGatewayError } from './gateway-errors';
 
 /**
  * Tries the plan's attempts in order. A retryable failure (5xx, 429, time-out, refused
- * connection) moves on to the next attempt; so does a stream that fails before its first real
- * event, because nothing has been sent to the client yet.
+ * connection) is retried on the same endpoint with backoff, then falls back to the next
+ * endpoint or model; so does a stream that fails before its first real event, because nothing
+ * has reached the client yet. Every outcome feeds the endpoint's health and circuit breaker.
  */
 @Injectable()
 export class ExecutorService {
-  constructor(@Inject(PROVIDER_ADAPTERS) private readonly adapters: ReadonlyMap<string, ProviderAdapter>) {}
+  constructor(
+    @Inject(PROVIDER_ADAPTERS) private readonly adapters: ReadonlyMap<string, ProviderAdapter>,
+    @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
+    @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+  ) {}
 
-  async complete(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
-    return this.run(plan, ctx, async (attempt, call, index) => {
+  complete(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
+    return this.run(plan, request, ctx, async (attempt, call, count) => {
+      const started = Date.now();
       const { response, warnings } = await this.adapter(attempt).complete(call);
-      return { response: { ...response, model: attempt.model }, meta: this.meta(plan, attempt, index, warnings) };
-    }, request);
+      this.health.report(attempt.key, { ok: true, failure: false, latencyMs: Date.now() - started, outputTokens: response.usage?.outputTokens, generationMs: Date.now() - started });
+      return { response: { ...response, model: attempt.model }, meta: this.meta(plan, attempt, count, warnings) };
+    });
   }
 
-  async stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
-    return this.run(plan, ctx, async (attempt, call, index) => {
+  stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
+    return this.run(plan, request, ctx, async (attempt, call, count) => {
+      const startedAt = Date.now();
       const { events, warnings } = await this.adapter(attempt).stream(call);
       const iterator = events[Symbol.asyncIterator]();
       const held = await holdUntilFirstEvent(iterator);
-      return {
-        events: continueStream(held, iterator, attempt.model, call.signal, ctx.signal),
-        meta: this.meta(plan, attempt, index, warnings),
-      };
-    }, request);
+      const relayed = relayStream(held, iterator, {
+        model: attempt.model,
+        signal: call.signal,
+        clientSignal: ctx.signal,
+        startedAt,
+        firstEventAt: Date.now(),
+        report: (r) => this.health.report(attempt.key, { ...r, latencyMs: Date.now() - startedAt }),
+      });
+      return { events: relayed, meta: this.meta(plan, attempt, count, warnings) };
+    });
   }
 
   private async run<T>(
     plan: RoutePlan,
-    ctx: CallContext,
-    once: (attempt: Attempt, call: UpstreamCall, index: number) => Promise<T>,
     request: CanonicalRequest,
+    ctx: CallContext,
+    once: (attempt: Attempt, call: UpstreamCall, count: number) => Promise<T>,
   ): Promise<T> {
     let lastError: GatewayError | undefined;
-    for (const [index, attempt] of plan.attempts.entries()) {
-      if (ctx.signal.aborted) throw new ClientAbortedError();
-      const controller = new AbortController();
-      const signal = AbortSignal.any([ctx.signal, controller.signal, AbortSignal.timeout(attempt.target.timeouts.totalMs)]);
-      try {
-        return await once(attempt, { request, target: attempt.target, signal, requestId: ctx.requestId }, index);
-      } catch (error) {
-        controller.abort();
+    let count = 0;
+    for (const attempt of plan.attempts) {
+      if (!this.health.available(attempt.key)) continue;
+      const target = await applyProviderOverrides(attempt.target, attempt.model, request.routing, this.config.upstreamAllowHosts);
+      for (let retry = 0; ; retry++) {
         if (ctx.signal.aborted) throw new ClientAbortedError();
-        lastError = toGatewayError(error, signal);
-        if (!lastError.retryable) throw lastError;
+        count++;
+        const controller = new AbortController();
+        const signal = AbortSignal.any([ctx.signal, controller.signal, AbortSignal.timeout(target.timeouts.totalMs)]);
+        const started = Date.now();
+        try {
+          return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId }, count);
+        } catch (error) {
+          controller.abort();
+          if (ctx.signal.aborted) throw new ClientAbortedError();
+          lastError = toGatewayError(error, signal);
+          this.health.report(attempt.key, { ok: false, failure: isEndpointFailure(lastError), latencyMs: Date.now() - started });
+          if (!lastError.retryable) throw lastError;
+          const delay = retryDelay(lastError, retry);
+          if (delay === undefined) break;
+          await sleep(delay, ctx.signal);
+        }
       }
     }
-    throw lastError ?? new GatewayError('api_error', 'No attempt was made');
+    throw lastError ?? new GatewayError('overloaded_error', 'Every endpoint for this request is unavailable right now', { status: 503 });
   }
 
   private adapter(attempt: Attempt): ProviderAdapter {
@@ -69,48 +93,7 @@ export class ExecutorService {
     return adapter;
   }
 
-  private meta(plan: RoutePlan, attempt: Attempt, index: number, warnings: ServedMeta['warnings']): ServedMeta {
-    return { model: attempt.model, provider: attempt.target.provider, protocol: attempt.target.protocol, attempts: index + 1, route: plan.route, warnings };
-  }
-}
-
-export function toGatewayError(error: unknown, signal?: AbortSignal): GatewayError {
-  const translated = translateTransportError(error, signal);
-  if (translated instanceof GatewayError) return translated;
-  return new GatewayError('api_error', 'Internal error while calling the upstream');
-}
-
-/** Reads up to the first event that carries content or an outcome; an error there is thrown. */
-async function holdUntilFirstEvent(iterator: AsyncIterator<StreamEvent>): Promise<StreamEvent[]> {
-  const held: StreamEvent[] = [];
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) return held;
-    if (next.value.type === 'error') throw next.value.error;
-    held.push(next.value);
-    if (next.value.type !== 'start' && next.value.type !== 'usage') return held;
-  }
-}
-
-async function* continueStream(
-  held: StreamEvent[],
-  iterator: AsyncIterator<StreamEvent>,
-  model: string,
-  signal: AbortSignal,
-  clientSignal: AbortSignal,
-): AsyncGenerator<StreamEvent> {
-  const rewrite = (event: StreamEvent): StreamEvent => (event.type === 'start' ? { ...event, model } : event);
-  try {
-    for (const event of held) yield rewrite(event);
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield rewrite(next.value);
-    }
-  } catch (error) {
-    if (clientSignal.aborted) return;
-    yield { type: 'error', error: toGatewayError(error, signal) };
-  } finally {
-    await iterator.return?.();
+  private meta(plan: RoutePlan, attempt: Attempt, count: number, warnings: TranslationWarning[]): ServedMeta {
+    return { model: attempt.model, provider: attempt.target.provider, protocol: attempt.target.protocol, attempts: count, route: plan.route, warnings };
   }
 }

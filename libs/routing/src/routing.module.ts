@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ProvidersModule } from '@rosetta/providers';
-import { RegistryModule } from '@rosetta/registry';
+import { ENDPOINT_HEALTH, NO_HEALTH, RegistryModule } from '@rosetta/registry';
 import { ChatService } from './chat.service';
 import { ExecutorService } from './executor.service';
-import { ProviderDirectory } from './provider-directory.service';
 import { RoutingService } from './routing.service';
 
 @Module({
   imports: [ProvidersModule, RegistryModule],
-  providers: [ProviderDirectory, RoutingService, ExecutorService, ChatService],
-  exports: [ChatService, RoutingService, ProviderDirectory],
+  providers: [{ provide: ENDPOINT_HEALTH, useValue: NO_HEALTH }, RoutingService, ExecutorService, ChatService],
+  exports: [ChatService, RoutingService],
 })
 export class RoutingModule {}

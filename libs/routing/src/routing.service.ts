@@ -1,22 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayError, type CanonicalRequest } from '@rosetta/canonical';
+import { estimatePromptTokens } from '@rosetta/limits';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from '@rosetta/providers';
-import { RegistryService, type RegistryModel } from '@rosetta/registry';
+import { ENDPOINT_HEALTH, RegistryService, type EndpointHealthPort, type RegistryModel } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
-import { ProviderDirectory } from './provider-directory.service';
+import { applyFilters, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
+import { orderCandidates } from './endpoint-ordering';
+import { requestFeatures } from './request-features';
 
 /**
  * Turns a request into an ordered list of attempts: the requested model's endpoints, then each
- * `models` entry's (the fallback chain). `rosetta/auto` picks among the pool; the full Mixture of
- * Models replaces the simple cheapest-first choice made here.
+ * `models` entry's (the fallback chain), each filtered by the provider preferences, capabilities,
+ * sizes and health, and ordered by provider_order / provider_sort or price-weighted balancing.
+ * `rosetta/auto` asks the Mixture of Models which model to start with.
  */
 @Injectable()
 export class RoutingService {
   constructor(
     private readonly registry: RegistryService,
-    private readonly providers: ProviderDirectory,
     @Inject(PROVIDER_ADAPTERS) private readonly adapters: ReadonlyMap<string, ProviderAdapter>,
+    @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
     @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
   ) {}
 
@@ -27,54 +31,69 @@ export class RoutingService {
     return { primary, fallbacks };
   }
 
-  plan(request: CanonicalRequest): RoutePlan {
+  plan(request: CanonicalRequest, promptTokens = estimatePromptTokens(request)): RoutePlan {
     const { primary, fallbacks } = this.resolveModels(request);
-    let chain: RegistryModel[];
-    let route: string | undefined;
-    if (primary.isAuto) {
-      const pool = fallbacks.length > 0 ? fallbacks.filter((m) => !m.isAuto) : this.registry.list().filter((m) => !m.isAuto);
-      chain = this.byPrice(pool.filter((m) => this.servable(m)));
-      route = chain[0] ? `cheapest-servable;pool=${pool.length}` : undefined;
-    } else {
-      chain = [primary, ...fallbacks.filter((m) => !m.isAuto && m.id !== primary.id)];
-    }
-    const attempts = chain.flatMap((m) => this.attemptsFor(m));
-    if (attempts.length === 0) {
-      throw new GatewayError('overloaded_error', `No available provider for '${request.model}': no configured upstream serves it`, {
-        status: 503,
-      });
-    }
+    const ctx: FilterContext = {
+      prefs: request.routing,
+      features: requestFeatures(request, promptTokens),
+      hasAdapter: (protocol) => this.adapters.has(protocol),
+      isAvailable: (key) => this.health.available(key),
+    };
+    const pool = primary.isAuto ? this.autoPool(fallbacks) : [primary, ...fallbacks.filter((m) => !m.isAuto && m.id !== primary.id)];
+    const perModel = pool.map((model) => ({ model, ...applyFilters(this.candidates(model), ctx) }));
+    const usable = perModel.filter((m) => m.kept.length > 0);
+    if (usable.length === 0) throw this.emptyError(request.model, perModel[0]?.emptiedBy, ctx, perModel[0]?.before ?? []);
+    const chain = primary.isAuto ? this.cheapestFirst(usable) : usable;
+    const attempts = chain.flatMap(({ kept }) => orderCandidates(kept, request.routing, (key) => this.health.view(key)).map((c) => this.attempt(c, ctx)));
+    const route = primary.isAuto ? `cheapest-eligible;pool=${pool.length};chosen=${chain[0]!.model.id}` : undefined;
     return { attempts, route };
   }
 
-  private servable(model: RegistryModel): boolean {
-    return this.attemptsFor(model).length > 0;
+  private autoPool(fallbacks: RegistryModel[]): RegistryModel[] {
+    const explicit = fallbacks.filter((m) => !m.isAuto);
+    return explicit.length > 0 ? explicit : this.registry.list().filter((m) => !m.isAuto);
   }
 
-  private attemptsFor(model: RegistryModel): Attempt[] {
+  private cheapestFirst<T extends { model: RegistryModel; kept: Candidate[] }>(models: T[]): T[] {
+    const cost = (m: T): number => Math.min(...m.kept.map((c) => Number(c.endpoint.pricing.prompt) + Number(c.endpoint.pricing.completion)));
+    return [...models].sort((a, b) => cost(a) - cost(b) || a.model.id.localeCompare(b.model.id));
+  }
+
+  private candidates(model: RegistryModel): Candidate[] {
     return model.endpoints.flatMap((endpoint) => {
-      const provider = this.providers.get(endpoint.provider);
-      if (!provider?.apiKey || !this.adapters.has(provider.protocol)) return [];
-      return [
-        {
-          model: model.id,
-          target: {
-            provider: provider.slug,
-            protocol: provider.protocol,
-            baseUrl: provider.baseUrl,
-            apiKey: provider.apiKey,
-            upstreamModel: endpoint.upstreamModel,
-            maxCompletionTokens: endpoint.maxCompletionTokens,
-            timeouts: this.config.timeouts,
-          },
-        },
-      ];
+      const provider = this.registry.provider(endpoint.provider);
+      return provider ? [{ model, endpoint, provider, key: `${provider.slug}/${endpoint.upstreamModel}` }] : [];
     });
   }
 
-  private byPrice(models: RegistryModel[]): RegistryModel[] {
-    const price = (m: RegistryModel): number =>
-      Math.min(...m.endpoints.map((e) => Number(e.pricing.prompt) + Number(e.pricing.completion)));
-    return [...models].sort((a, b) => price(a) - price(b) || a.id.localeCompare(b.id));
+  private attempt(c: Candidate, ctx: FilterContext): Attempt {
+    const room = Math.min(c.endpoint.maxCompletionTokens, c.endpoint.contextLength - ctx.features.promptTokens);
+    const requested = ctx.features.maxOutputTokens;
+    return {
+      model: c.model.id,
+      key: c.key,
+      target: {
+        provider: c.provider.slug,
+        protocol: c.provider.protocol,
+        baseUrl: c.provider.baseUrl!,
+        apiKey: c.provider.apiKey!,
+        upstreamModel: c.endpoint.upstreamModel,
+        maxCompletionTokens: c.endpoint.maxCompletionTokens,
+        outputTokenCap: requested !== undefined && requested > room ? Math.max(1, room) : undefined,
+        timeouts: this.config.timeouts,
+      },
+      pricing: c.endpoint.pricing,
+    };
   }
+
+  private emptyError(model: string, filter: EndpointFilter | undefined, ctx: FilterContext, before: Candidate[]): GatewayError {
+    if (!filter || filter.unavailable) {
+      return new GatewayError('overloaded_error', `No available provider for '${model}': ${filter ? filter.describe(ctx, before) : 'it has no endpoints'}`, { status: 503 });
+    }
+    return new GatewayError('invalid_request_error', `No endpoint of '${model}' satisfies ${filter.describe(ctx, before)}`, { param: paramOf(filter.name) });
+  }
+}
+
+function paramOf(filter: string): string | undefined {
+  return filter.startsWith('provider_') ? filter : filter === 'tools' ? 'tools' : filter === 'max_completion_tokens' ? 'max_tokens' : undefined;
 }

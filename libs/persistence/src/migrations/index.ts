@@ -1,4 +1,5 @@
 import { InitialSchema1732200000000 } from './1732200000000-initial-schema';
+import { Registry1732300000000 } from './1732300000000-registry';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
-export const MIGRATIONS = [InitialSchema1732200000000];
+export const MIGRATIONS = [InitialSchema1732200000000, Registry1732300000000];

@@ -8,7 +8,7 @@ import {
 } from '@rosetta/protocols/anthropic-messages';
 import { HttpTransport } from '../http-transport';
 import type { AdapterCompletion, AdapterStream, ProviderAdapter, UpstreamCall } from '../provider-adapter';
-import { decodeChunks, postToUpstream, readJson, requireHonoured } from '../upstream-call';
+import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured } from '../upstream-call';
 
 const DEFAULT_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; when the client gave none, ask for this much (or the endpoint's limit). */
@@ -35,11 +35,11 @@ export class AnthropicMessagesAdapter implements ProviderAdapter {
   }
 
   private body(call: UpstreamCall, stream: boolean) {
-    const { value, warnings } = requireHonoured(call.request, convertToAnthropicMessagesRequest({
+    const { value, warnings } = clampOutputTokens('anthropic', requireHonoured(call.request, convertToAnthropicMessagesRequest({
       request: { ...call.request, stream },
       upstreamModel: call.target.upstreamModel,
       defaultMaxTokens: Math.min(call.target.maxCompletionTokens ?? DEFAULT_MAX_TOKENS, DEFAULT_MAX_TOKENS),
-    }));
+    })), call.target.outputTokenCap);
     return { body: value, warnings };
   }
 

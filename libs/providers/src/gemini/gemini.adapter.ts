@@ -9,7 +9,7 @@ import {
 } from '@rosetta/protocols/gemini';
 import { HttpTransport } from '../http-transport';
 import type { AdapterCompletion, AdapterStream, ProviderAdapter, UpstreamCall } from '../provider-adapter';
-import { decodeChunks, postToUpstream, readJson, requireHonoured } from '../upstream-call';
+import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured } from '../upstream-call';
 
 /** Gemini generateContent upstreams (the model goes in the path; streams use ?alt=sse). */
 @Injectable()
@@ -19,13 +19,13 @@ export class GeminiAdapter implements ProviderAdapter {
   constructor(private readonly transport: HttpTransport) {}
 
   async complete(call: UpstreamCall): Promise<AdapterCompletion> {
-    const { value: body, warnings } = requireHonoured(call.request, convertToGeminiRequest({ request: { ...call.request, stream: false }, upstreamModel: call.target.upstreamModel }));
+    const { value: body, warnings } = clampOutputTokens('gemini', requireHonoured(call.request, convertToGeminiRequest({ request: { ...call.request, stream: false }, upstreamModel: call.target.upstreamModel })), call.target.outputTokenCap);
     const upstream = await this.post(call, body, false);
     return { response: convertGeminiResponse({ body: await readJson(upstream) }), warnings };
   }
 
   async stream(call: UpstreamCall): Promise<AdapterStream> {
-    const { value: body, warnings } = requireHonoured(call.request, convertToGeminiRequest({ request: { ...call.request, stream: true }, upstreamModel: call.target.upstreamModel }));
+    const { value: body, warnings } = clampOutputTokens('gemini', requireHonoured(call.request, convertToGeminiRequest({ request: { ...call.request, stream: true }, upstreamModel: call.target.upstreamModel })), call.target.outputTokenCap);
     const upstream = await this.post(call, body, true);
     return { events: decodeChunks(parseGeminiSSE(upstream.body), new GeminiStreamDecoder(), [call.target.apiKey]), warnings };
   }

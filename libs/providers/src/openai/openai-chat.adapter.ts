@@ -8,7 +8,7 @@ import {
 } from '@rosetta/protocols/openai-chat';
 import { HttpTransport } from '../http-transport';
 import type { AdapterCompletion, AdapterStream, ProviderAdapter, UpstreamCall } from '../provider-adapter';
-import { decodeChunks, postToUpstream, readJson, requireHonoured } from '../upstream-call';
+import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured } from '../upstream-call';
 
 /** Any OpenAI-compatible chat-completions server: OpenAI, vLLM, Ollama, Groq, Together… */
 @Injectable()
@@ -18,19 +18,19 @@ export class OpenAIChatAdapter implements ProviderAdapter {
   constructor(private readonly transport: HttpTransport) {}
 
   async complete(call: UpstreamCall): Promise<AdapterCompletion> {
-    const { value: body, warnings } = requireHonoured(call.request, convertToOpenAIChatRequest({
+    const { value: body, warnings } = clampOutputTokens('openai', requireHonoured(call.request, convertToOpenAIChatRequest({
       request: { ...call.request, stream: false },
       upstreamModel: call.target.upstreamModel,
-    }));
+    })), call.target.outputTokenCap);
     const upstream = await this.post(call, body);
     return { response: convertOpenAIChatResponse({ body: await readJson(upstream) }), warnings };
   }
 
   async stream(call: UpstreamCall): Promise<AdapterStream> {
-    const { value: body, warnings } = requireHonoured(call.request, convertToOpenAIChatRequest({
+    const { value: body, warnings } = clampOutputTokens('openai', requireHonoured(call.request, convertToOpenAIChatRequest({
       request: { ...call.request, stream: true },
       upstreamModel: call.target.upstreamModel,
-    }));
+    })), call.target.outputTokenCap);
     const response = await this.post(call, body);
     return { events: decodeChunks(parseOpenAIChatSSE(response.body), new OpenAIChatStreamDecoder(), [call.target.apiKey]), warnings };
   }

@@ -1,0 +1,78 @@
+import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { Public } from '@rosetta/auth';
+import { GatewayError } from '@rosetta/canonical';
+import { validateBody } from '@rosetta/platform';
+import { ModelEntryDto, ProviderEntryDto, RegistryService, RegistryWriterService, type ResolvedProvider } from '@rosetta/registry';
+import { AdminGuard } from './admin.guard';
+
+/**
+ * Providers and models at run time, in the shape of PROVIDERS_FILE (ARCHITECTURE §5). Admin
+ * edits outrank the catalog and the file; every replica reloads its registry snapshot.
+ */
+@Public()
+@UseGuards(AdminGuard)
+@Controller('admin')
+export class AdminRegistryController {
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly writer: RegistryWriterService,
+  ) {}
+
+  @Get('providers')
+  providers(): Record<string, unknown>[] {
+    return this.registry.providers().map((p) => this.present(p));
+  }
+
+  @Put('providers/:slug')
+  async putProvider(@Param('slug') slug: string, @Body() body: unknown): Promise<Record<string, unknown>> {
+    const entry = validateBody(ProviderEntryDto, { ...(body as object), slug });
+    await this.writer.applyProvider(entry, 'admin');
+    await this.commit();
+    return this.present(this.registry.provider(slug)!);
+  }
+
+  @Delete('providers/:slug')
+  async deleteProvider(@Param('slug') slug: string): Promise<{ slug: string; deleted: true }> {
+    const provider = this.registry.provider(slug);
+    if (!provider) throw new GatewayError('not_found_error', `Provider '${slug}' not found`);
+    if (provider.builtin) throw GatewayError.invalidRequest(`Provider '${slug}' is built in; disable it instead (PUT with disabled: true)`, 'slug');
+    await this.writer.deleteProvider(slug);
+    await this.commit();
+    return { slug, deleted: true };
+  }
+
+  @Put('models/*name')
+  async putModel(@Param('name') name: string | string[], @Body() body: unknown): Promise<Record<string, unknown>> {
+    const id = Array.isArray(name) ? name.join('/') : name;
+    const entry = validateBody(ModelEntryDto, { ...(body as object), name: this.writer.bareName(id) });
+    await this.writer.applyModel(entry, 'admin');
+    await this.commit();
+    const model = this.registry.find(`${this.registry.namespace}/${entry.name}`)!;
+    return { id: model.numericId, model_name: model.id, display_name: model.displayName, author: model.author, endpoints: model.endpoints.length };
+  }
+
+  /** Read-your-writes here, then every other replica. */
+  private async commit(): Promise<void> {
+    await this.registry.reload();
+    await this.writer.changed();
+  }
+
+  private present(p: ResolvedProvider): Record<string, unknown> {
+    const endpoints = this.registry
+      .list()
+      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, upstream_model: e.upstreamModel, disabled: e.disabled })));
+    return {
+      slug: p.slug,
+      protocol: p.protocol,
+      base_url: p.baseUrl,
+      configured: p.configured,
+      has_api_key: Boolean(p.apiKey),
+      data_collection: p.dataCollection,
+      zdr: p.zdr,
+      disabled: p.disabled,
+      builtin: p.builtin,
+      source: p.source,
+      endpoints,
+    };
+  }
+}

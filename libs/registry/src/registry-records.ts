@@ -1,0 +1,54 @@
+import type { ProtocolId } from '@rosetta/canonical';
+import type { RegistrySource } from './registry.entities';
+
+/** USD per token, as decimal strings (the registry's convention). */
+export interface EndpointPricing {
+  prompt: string;
+  completion: string;
+  image?: string;
+  request?: string;
+  input_cache_read?: string;
+  input_cache_write?: string;
+}
+
+export interface ProviderRecord {
+  slug: string;
+  protocol: ProtocolId;
+  baseUrl: string | null;
+  apiKeyEnv: string | null;
+  apiKey: string | null;
+  dataCollection: 'allow' | 'deny';
+  zdr: boolean;
+  builtin: boolean;
+  disabled: boolean;
+  source: RegistrySource;
+}
+
+export interface EndpointRecord {
+  provider: string;
+  upstreamModel: string;
+  quantization: string;
+  contextLength: number;
+  maxCompletionTokens: number;
+  supportsTools: boolean;
+  supportsVision: boolean;
+  supportsReasoning: boolean;
+  pricing: EndpointPricing;
+  disabled: boolean;
+  source: RegistrySource;
+}
+
+export interface ModelRecord {
+  /** The database id, the model record's integer `id`. */
+  id: number;
+  /** The name after the namespace (`gpt-4o-mini`). */
+  name: string;
+  displayName: string;
+  author: string;
+  description: string;
+  distillable: boolean;
+  source: RegistrySource;
+  createdAt: Date;
+  updatedAt: Date;
+  endpoints: EndpointRecord[];
+}

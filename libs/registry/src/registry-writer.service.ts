@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ProtocolId } from '@rosetta/canonical';
+import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
+import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
+import type { EndpointEntryDto, ModelEntryDto, ProviderEntryDto } from './provider-entry.dto';
+import type { RegistrySource } from './registry.entities';
+import { RegistryRepository } from './registry.repository';
+
+/** Applies catalog, file and admin entries to the database, then tells every replica to reload. */
+@Injectable()
+export class RegistryWriterService {
+  constructor(
+    private readonly repository: RegistryRepository,
+    @Inject(INVALIDATION_BUS) private readonly bus: InvalidationBus,
+    @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+  ) {}
+
+  async applyProvider(entry: ProviderEntryDto, source: RegistrySource): Promise<void> {
+    await this.repository.upsertProvider({
+      slug: entry.slug,
+      protocol: entry.protocol as ProtocolId,
+      baseUrl: entry.base_url ?? null,
+      apiKeyEnv: entry.api_key_env ?? null,
+      apiKey: entry.api_key ?? null,
+      dataCollection: entry.data_collection === 'deny' ? 'deny' : 'allow',
+      zdr: entry.zdr ?? false,
+      builtin: entry.builtin ?? false,
+      disabled: entry.disabled ?? false,
+      source,
+    });
+    for (const endpoint of entry.endpoints ?? []) {
+      const modelId = await this.repository.ensureModel(this.bareName(endpoint.model), entry.slug, source);
+      await this.repository.upsertEndpoint(modelId, this.toEndpoint(entry.slug, endpoint, source));
+    }
+  }
+
+  async applyModel(entry: ModelEntryDto, source: RegistrySource): Promise<number> {
+    const id = await this.repository.upsertModel({
+      name: this.bareName(entry.name),
+      displayName: entry.display_name,
+      author: entry.author,
+      description: entry.description ?? '',
+      distillable: entry.distillable ?? false,
+      source,
+      createdAt: entry.created_at ? new Date(entry.created_at) : undefined,
+    });
+    for (const endpoint of entry.endpoints ?? []) {
+      const provider = (endpoint as EndpointEntryDto & { provider?: string }).provider;
+      if (provider) await this.repository.upsertEndpoint(id, this.toEndpoint(provider, endpoint, source));
+    }
+    return id;
+  }
+
+  async deleteProvider(slug: string): Promise<boolean> {
+    return this.repository.deleteProvider(slug);
+  }
+
+  /** Every replica reloads its snapshot (this one included, through the same bus). */
+  async changed(): Promise<void> {
+    await this.bus.publish({ kind: 'registry', id: '*' });
+  }
+
+  /** `rosetta/gpt-4o-mini` → `gpt-4o-mini`; a bare name stays as it is. */
+  bareName(model: string): string {
+    const prefix = `${this.config.modelNamespace}/`;
+    return model.startsWith(prefix) ? model.slice(prefix.length) : model;
+  }
+
+  private toEndpoint(provider: string, e: EndpointEntryDto, source: RegistrySource) {
+    return {
+      provider,
+      upstreamModel: e.upstream_model,
+      quantization: e.quantization ?? 'unknown',
+      contextLength: e.context_length,
+      maxCompletionTokens: e.max_completion_tokens,
+      supportsTools: e.tools ?? true,
+      supportsVision: e.vision ?? false,
+      supportsReasoning: e.reasoning ?? false,
+      pricing: { ...e.pricing },
+      disabled: e.disabled ?? false,
+      source,
+    };
+  }
+}

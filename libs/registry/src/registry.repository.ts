@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import type { ProtocolId } from '@rosetta/canonical';
+import { DataSource } from 'typeorm';
+import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
+import type { EndpointPricing, EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
+
+export type ProviderUpsert = Omit<ProviderRecord, 'builtin' | 'disabled'> & { builtin?: boolean; disabled?: boolean };
+export type ModelUpsert = Pick<ModelRecord, 'name' | 'displayName' | 'author' | 'description' | 'distillable' | 'source'> & { createdAt?: Date };
+export type EndpointUpsert = Omit<EndpointRecord, 'disabled'> & { disabled?: boolean };
+
+/**
+ * The only place that touches the registry tables. Upserts from a lower-priority source never
+ * overwrite a row an operator edited through the admin API (catalog < file < admin).
+ */
+@Injectable()
+export class RegistryRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async load(): Promise<{ providers: ProviderRecord[]; models: ModelRecord[] }> {
+    const [providers, models, endpoints] = await Promise.all([
+      this.dataSource.getRepository(ProviderEntity).find({ order: { slug: 'ASC' } }),
+      this.dataSource.getRepository(ModelEntity).find({ order: { id: 'ASC' } }),
+      this.dataSource.getRepository(EndpointEntity).find({ order: { id: 'ASC' } }),
+    ]);
+    const byModel = new Map<number, EndpointRecord[]>();
+    for (const e of endpoints) byModel.set(e.modelId, [...(byModel.get(e.modelId) ?? []), toEndpoint(e)]);
+    return {
+      providers: providers.map(toProvider),
+      models: models.map((m) => ({ ...toModel(m), endpoints: byModel.get(m.id) ?? [] })),
+    };
+  }
+
+  async upsertProvider(p: ProviderUpsert): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO providers (slug, protocol, base_url, api_key_env, api_key, data_collection, zdr, builtin, disabled, source)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (slug) DO UPDATE SET protocol = EXCLUDED.protocol, base_url = EXCLUDED.base_url,
+         api_key_env = EXCLUDED.api_key_env, api_key = COALESCE(EXCLUDED.api_key, providers.api_key),
+         data_collection = EXCLUDED.data_collection, zdr = EXCLUDED.zdr, builtin = providers.builtin OR EXCLUDED.builtin,
+         disabled = EXCLUDED.disabled, source = EXCLUDED.source, updated_at = now()
+       WHERE ${precedence('providers')}`,
+      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey, p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source],
+    );
+  }
+
+  /** Returns the model's integer id. */
+  async upsertModel(m: ModelUpsert): Promise<number> {
+    const rows: Array<{ id: number }> = await this.dataSource.query(
+      `INSERT INTO models (name, display_name, author, description, distillable, source, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, now()))
+       ON CONFLICT (name) DO UPDATE SET display_name = EXCLUDED.display_name, author = EXCLUDED.author,
+         description = EXCLUDED.description, distillable = EXCLUDED.distillable, source = EXCLUDED.source, updated_at = now()
+       WHERE ${precedence('models')}
+       RETURNING id`,
+      [m.name, m.displayName, m.author, m.description, m.distillable, m.source, m.createdAt ?? null],
+    );
+    if (rows[0]) return rows[0].id;
+    const existing: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [m.name]);
+    return existing[0]!.id;
+  }
+
+  /** Creates a bare model for an endpoint that names one the catalog lacks; keeps an existing one. */
+  async ensureModel(name: string, author: string, source: RegistrySource): Promise<number> {
+    await this.dataSource.query(
+      `INSERT INTO models (name, display_name, author, description, distillable, source) VALUES ($1, $1, $2, '', false, $3)
+       ON CONFLICT (name) DO NOTHING`,
+      [name, author, source],
+    );
+    const rows: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [name]);
+    return rows[0]!.id;
+  }
+
+  async upsertEndpoint(modelId: number, e: EndpointUpsert): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO endpoints (model_id, provider, upstream_model, quantization, context_length, max_completion_tokens,
+         supports_tools, supports_vision, supports_reasoning, pricing, disabled, source)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (model_id, provider) DO UPDATE SET upstream_model = EXCLUDED.upstream_model,
+         quantization = EXCLUDED.quantization, context_length = EXCLUDED.context_length,
+         max_completion_tokens = EXCLUDED.max_completion_tokens, supports_tools = EXCLUDED.supports_tools,
+         supports_vision = EXCLUDED.supports_vision, supports_reasoning = EXCLUDED.supports_reasoning,
+         pricing = EXCLUDED.pricing, disabled = EXCLUDED.disabled, source = EXCLUDED.source, updated_at = now()
+       WHERE ${precedence('endpoints')}`,
+      [modelId, e.provider, e.upstreamModel, e.quantization, e.contextLength, e.maxCompletionTokens, e.supportsTools,
+        e.supportsVision, e.supportsReasoning, JSON.stringify(e.pricing), e.disabled ?? false, e.source],
+    );
+  }
+
+  async deleteProvider(slug: string): Promise<boolean> {
+    const result: [unknown[], number] = await this.dataSource.query('DELETE FROM providers WHERE slug = $1 AND NOT builtin', [slug]);
+    return result[1] > 0;
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const rows: Array<{ value: string }> = await this.dataSource.query('SELECT value FROM settings WHERE key = $1', [key]);
+    return rows[0]?.value ?? null;
+  }
+
+  async setSetting(key: string, value: string): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [key, value],
+    );
+  }
+
+  /** Serialises seeding across replicas starting together. */
+  async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock(7152027)');
+      return await fn();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(7152027)').catch(() => undefined);
+      await runner.release();
+    }
+  }
+}
+
+/** catalog < file < admin: a source may replace rows of its own rank or below. */
+function precedence(table: string): string {
+  return `(CASE ${table}.source WHEN 'catalog' THEN 0 WHEN 'file' THEN 1 ELSE 2 END)
+    <= (CASE EXCLUDED.source WHEN 'catalog' THEN 0 WHEN 'file' THEN 1 ELSE 2 END)`;
+}
+
+function toProvider(p: ProviderEntity): ProviderRecord {
+  return {
+    slug: p.slug, protocol: p.protocol as ProtocolId, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, apiKey: p.apiKey,
+    dataCollection: p.dataCollection === 'deny' ? 'deny' : 'allow', zdr: p.zdr, builtin: p.builtin, disabled: p.disabled, source: p.source,
+  };
+}
+
+function toModel(m: ModelEntity): Omit<ModelRecord, 'endpoints'> {
+  return {
+    id: m.id, name: m.name, displayName: m.displayName, author: m.author, description: m.description,
+    distillable: m.distillable, source: m.source, createdAt: m.createdAt, updatedAt: m.updatedAt,
+  };
+}
+
+function toEndpoint(e: EndpointEntity): EndpointRecord {
+  return {
+    provider: e.provider, upstreamModel: e.upstreamModel, quantization: e.quantization, contextLength: e.contextLength,
+    maxCompletionTokens: e.maxCompletionTokens, supportsTools: e.supportsTools, supportsVision: e.supportsVision,
+    supportsReasoning: e.supportsReasoning, pricing: e.pricing as unknown as EndpointPricing, disabled: e.disabled, source: e.source,
+  };
+}

@@ -1,0 +1,115 @@
+import type { RoutingPreferences } from '@rosetta/canonical';
+import type { RegistryEndpoint, RegistryModel, ResolvedProvider } from '@rosetta/registry';
+import { PROTOCOL_PARAMETERS, type RequestFeatures } from './request-features';
+
+export interface Candidate {
+  model: RegistryModel;
+  endpoint: RegistryEndpoint;
+  provider: ResolvedProvider;
+  /** `<provider>/<upstream model>`: the key of health stats and circuit breakers. */
+  key: string;
+}
+
+export interface FilterContext {
+  prefs: RoutingPreferences;
+  features: RequestFeatures;
+  hasAdapter(protocol: string): boolean;
+  isAvailable(key: string): boolean;
+}
+
+/** A filter: the field or reason it stands for, and whether a candidate survives it. */
+export interface EndpointFilter {
+  name: string;
+  /** 503 (nothing can serve right now) rather than 400 (the request excludes everything). */
+  unavailable?: boolean;
+  /** `candidates`: what reached this filter, to say precisely what excluded them. */
+  describe(ctx: FilterContext, candidates: Candidate[]): string;
+  keep(candidate: Candidate, ctx: FilterContext): boolean;
+}
+
+const perMillion = (price: string | undefined): number => Number(price ?? 0) * 1_000_000;
+
+function cap(name: string, field: keyof NonNullable<RoutingPreferences['maxPrice']>, price: (c: Candidate) => string | undefined): EndpointFilter {
+  return {
+    name,
+    describe: (ctx) => `${name} (${ctx.prefs.maxPrice?.[field]} USD per million)`,
+    keep: (c, ctx) => ctx.prefs.maxPrice?.[field] === undefined || perMillion(price(c)) <= ctx.prefs.maxPrice[field]!,
+  };
+}
+
+/** In order: the first filter that empties a model's candidates names the error. */
+export const ENDPOINT_FILTERS: readonly EndpointFilter[] = [
+  {
+    name: 'configured',
+    unavailable: true,
+    describe: () => 'no configured, enabled provider serves it',
+    keep: (c, ctx) =>
+      (c.provider.configured || (c.provider.baseUrl !== null && Boolean(ctx.prefs.providerConfigs?.[c.provider.slug]?.api_key)) ||
+        Boolean(ctx.prefs.providerConfigs?.[c.provider.slug]?.api_key && ctx.prefs.providerConfigs[c.provider.slug]?.base_url)) &&
+      !c.provider.disabled && !c.endpoint.disabled && ctx.hasAdapter(c.provider.protocol),
+  },
+  { name: 'provider_only', describe: (ctx) => `provider_only (${ctx.prefs.only?.join(', ')})`, keep: (c, ctx) => !ctx.prefs.only || ctx.prefs.only.includes(c.provider.slug) },
+  { name: 'provider_ignore', describe: (ctx) => `provider_ignore (${ctx.prefs.ignore?.join(', ')})`, keep: (c, ctx) => !ctx.prefs.ignore?.includes(c.provider.slug) },
+  {
+    name: 'provider_quantizations',
+    describe: (ctx) => `provider_quantizations (${ctx.prefs.quantizations?.join(', ')})`,
+    keep: (c, ctx) => !ctx.prefs.quantizations || ctx.prefs.quantizations.includes(c.endpoint.quantization),
+  },
+  { name: 'provider_zdr', describe: () => 'provider_zdr (zero data retention only)', keep: (c, ctx) => !ctx.prefs.zdr || c.provider.zdr },
+  {
+    name: 'provider_data_collection',
+    describe: () => "provider_data_collection 'deny'",
+    keep: (c, ctx) => ctx.prefs.dataCollection !== 'deny' || c.provider.dataCollection === 'deny',
+  },
+  {
+    name: 'provider_enforce_distillable_text',
+    describe: () => 'provider_enforce_distillable_text (models whose licence allows distillation)',
+    keep: (c, ctx) => !ctx.prefs.enforceDistillableText || c.model.distillable,
+  },
+  {
+    name: 'provider_require_parameters',
+    describe: (ctx, candidates) =>
+      `provider_require_parameters (unsupported: ${ctx.features.parameters.filter((p) => !candidates.some((c) => supports(c, p))).join(', ') || 'no single endpoint supports them all'})`,
+    keep: (c, ctx) => !ctx.prefs.requireParameters || ctx.features.parameters.every((p) => supports(c, p)),
+  },
+  cap('provider_max_prompt_price', 'prompt', (c) => c.endpoint.pricing.prompt),
+  cap('provider_max_completion_price', 'completion', (c) => c.endpoint.pricing.completion),
+  cap('provider_max_image_price', 'image', (c) => c.endpoint.pricing.image),
+  cap('provider_max_request_price', 'request', (c) => c.endpoint.pricing.request),
+  { name: 'tools', describe: () => 'tool support (the request has tools)', keep: (c, ctx) => !ctx.features.tools || c.endpoint.supportsTools },
+  { name: 'images', describe: () => 'image input support', keep: (c, ctx) => !ctx.features.images || c.endpoint.supportsVision },
+  // docs/decisions/0003: an output cap larger than an endpoint allows is clamped to fit (with a
+  // warning) rather than refused, so agents with large defaults work on smaller models; strict
+  // callers (provider_require_parameters) get the refusal instead.
+  {
+    name: 'context_length',
+    describe: (ctx) => `context length (about ${ctx.features.promptTokens} prompt tokens${ctx.prefs.requireParameters ? ` + ${ctx.features.maxOutputTokens ?? 0} output tokens` : ''})`,
+    keep: (c, ctx) =>
+      ctx.prefs.requireParameters
+        ? ctx.features.promptTokens + (ctx.features.maxOutputTokens ?? 0) <= c.endpoint.contextLength
+        : ctx.features.promptTokens < c.endpoint.contextLength,
+  },
+  {
+    name: 'max_completion_tokens',
+    describe: (ctx) => `max_completion_tokens (${ctx.features.maxOutputTokens} requested)`,
+    keep: (c, ctx) => !ctx.prefs.requireParameters || ctx.features.maxOutputTokens === undefined || ctx.features.maxOutputTokens <= c.endpoint.maxCompletionTokens,
+  },
+  { name: 'health', unavailable: true, describe: () => 'health (every endpoint is down or its circuit is open)', keep: (c, ctx) => ctx.isAvailable(c.key) },
+];
+
+function supports(c: Candidate, parameter: string): boolean {
+  if (parameter === 'tools' || parameter === 'tool_choice') return c.endpoint.supportsTools;
+  if (parameter === 'reasoning') return c.endpoint.supportsReasoning;
+  return PROTOCOL_PARAMETERS[c.provider.protocol]?.includes(parameter) ?? false;
+}
+
+/** Applies the filters in order; reports the one that removed the last candidate, if any did. */
+export function applyFilters(candidates: Candidate[], ctx: FilterContext): { kept: Candidate[]; emptiedBy?: EndpointFilter; before?: Candidate[] } {
+  let kept = candidates;
+  for (const filter of ENDPOINT_FILTERS) {
+    const next = kept.filter((c) => filter.keep(c, ctx));
+    if (next.length === 0 && kept.length > 0) return { kept: [], emptiedBy: filter, before: kept };
+    kept = next;
+  }
+  return { kept };
+}

@@ -1,0 +1,16 @@
+import { GatewayError } from '@rosetta/canonical';
+import { translateTransportError } from '@rosetta/providers';
+
+/** Thrown (and swallowed by controllers) when the client went away: there is no one to answer. */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super('client disconnected');
+    this.name = 'ClientAbortedError';
+  }
+}
+
+export function toGatewayError(error: unknown, signal?: AbortSignal): GatewayError {
+  const translated = translateTransportError(error, signal);
+  if (translated instanceof GatewayError) return translated;
+  return new GatewayError('api_error', 'Internal error while calling the upstream');
+}
