@@ -2,10 +2,11 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminModule, SettingEntity } from '@rosetta/admin';
 import { ApiKeyEntity, AuthModule } from '@rosetta/auth';
 import { DialectsModule } from '@rosetta/dialects';
-import { LimitsModule, PlanEntity } from '@rosetta/limits';
+import { LimitsGuardModule, LimitsModule, PlanEntity } from '@rosetta/limits';
 import { PersistenceModule } from '@rosetta/persistence';
 import { PlatformModule, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { EndpointEntity, ModelEntity, ProviderEntity } from '@rosetta/registry';
+import { EndpointHealthPortModule } from '@rosetta/routing';
 import { HealthController } from './health.controller';
 
 @Module({})
@@ -17,7 +18,10 @@ export class AppModule {
         PlatformModule.forRoot(config, logger),
         PersistenceModule.forRoot([ApiKeyEntity, PlanEntity, SettingEntity, ProviderEntity, ModelEntity, EndpointEntity]),
         AuthModule,
+        // After AuthModule: the request-rate guard needs the key the auth guard found.
         LimitsModule,
+        LimitsGuardModule,
+        EndpointHealthPortModule,
         AdminModule,
         DialectsModule,
       ],

@@ -4,3 +4,4 @@ export * from './plan.repository';
 export * from './plan-cache.service';
 export * from './limits.module';
 export * from './token-estimator';
+export * from './limiter';

@@ -28,6 +28,8 @@ export interface RosettaConfig {
   timeouts: UpstreamTimeouts;
   providers: BuiltinProviderConfig[];
   providersFile?: string;
+  /** Circuit breaker: consecutive failures that open an endpoint's circuit, and its first cool-down. */
+  breaker: { failures: number; cooldownMs: number };
   /** Hosts a caller's provider_configs base_url may name even on private addresses or http. */
   upstreamAllowHosts: string[];
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
       { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
     ],
     providersFile: str(env, 'PROVIDERS_FILE'),
+    breaker: { failures: int(env, 'CIRCUIT_BREAKER_FAILURES', 5, 1), cooldownMs: int(env, 'CIRCUIT_BREAKER_COOLDOWN_MS', 30_000, 1) },
     upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),

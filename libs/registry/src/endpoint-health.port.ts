@@ -15,6 +15,10 @@ export interface EndpointStatsView {
  */
 export interface EndpointHealthPort {
   available(key: string): boolean;
+  /** Right before a call: may it go ahead? Takes the single half-open probe slot when there is one. */
+  acquire(key: string): boolean;
+  /** The call ended without an outcome (the client went away): free a probe slot it held. */
+  release(key: string): void;
   view(key: string): EndpointStatsView;
   report(key: string, outcome: { ok: boolean; failure: boolean; latencyMs: number; ttftMs?: number; outputTokens?: number; generationMs?: number }): void;
 }
@@ -24,6 +28,8 @@ export const ENDPOINT_HEALTH = Symbol('ENDPOINT_HEALTH');
 /** Until live health is wired: everything available, nothing measured. */
 export const NO_HEALTH: EndpointHealthPort = {
   available: () => true,
+  acquire: () => true,
+  release: () => undefined,
   view: () => ({ status: 0, throughputP50: null, latencyP50: null, ttftP50: null, uptime: null }),
   report: () => undefined,
 };

@@ -21,8 +21,8 @@ export function orderCandidates(
   else if (prefs.order?.length) ordered = byOrder(candidates, prefs.order, stats, random);
   else ordered = balanced(candidates, stats, random);
   if (prefs.allowFallbacks === false) {
-    const listed = prefs.order?.length ? ordered.filter((c) => prefs.order!.includes(c.provider.slug)) : ordered.slice(0, 1);
-    return listed.length > 0 ? listed : ordered.slice(0, 1);
+    // Only the listed providers (or the first choice); none of them available means none at all.
+    return prefs.order?.length ? ordered.filter((c) => prefs.order!.includes(c.provider.slug)) : ordered.slice(0, 1);
   }
   return ordered;
 }

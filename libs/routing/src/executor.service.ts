@@ -62,7 +62,7 @@ export class ExecutorService {
     let lastError: GatewayError | undefined;
     let count = 0;
     for (const attempt of plan.attempts) {
-      if (!this.health.available(attempt.key)) continue;
+      if (!this.health.acquire(attempt.key)) continue;
       const target = await applyProviderOverrides(attempt.target, attempt.model, request.routing, this.config.upstreamAllowHosts);
       for (let retry = 0; ; retry++) {
         if (ctx.signal.aborted) throw new ClientAbortedError();
@@ -74,12 +74,15 @@ export class ExecutorService {
           return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId }, count);
         } catch (error) {
           controller.abort();
-          if (ctx.signal.aborted) throw new ClientAbortedError();
+          if (ctx.signal.aborted) {
+            this.health.release(attempt.key);
+            throw new ClientAbortedError();
+          }
           lastError = toGatewayError(error, signal);
           this.health.report(attempt.key, { ok: false, failure: isEndpointFailure(lastError), latencyMs: Date.now() - started });
           if (!lastError.retryable) throw lastError;
           const delay = retryDelay(lastError, retry);
-          if (delay === undefined) break;
+          if (delay === undefined || !this.health.acquire(attempt.key)) break;
           await sleep(delay, ctx.signal);
         }
       }

@@ -7,6 +7,8 @@ export * from './routing.service';
 export * from './executor.service';
 export * from './chat.service';
 export * from './routing.module';
+export * from './health';
 export * from './gateway-errors';
 export * from './provider-overrides';
 export * from './retry-policy';
+export * from './health-port.module';

@@ -1,4 +1,6 @@
+import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { LimitState } from '@rosetta/limits';
 
 /** What served the request: surfaced as x-rosetta-* headers and recorded for usage. */
 export interface ServedMeta {
@@ -26,4 +28,10 @@ export interface CallContext {
   requestId: string;
   /** Aborted when the client disconnects. */
   signal: AbortSignal;
+  /** The caller's key (its plan sets the token budget); absent for unauthenticated internal calls. */
+  key?: ApiKeyRecord;
+  /** What the request-rate guard found, so the token headers join the request headers. */
+  rateLimit?: LimitState;
+  /** Sets response headers before the response starts (rate-limit token headers). */
+  setHeaders?(headers: Record<string, string>): void;
 }

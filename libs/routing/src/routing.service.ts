@@ -45,6 +45,9 @@ export class RoutingService {
     if (usable.length === 0) throw this.emptyError(request.model, perModel[0]?.emptiedBy, ctx, perModel[0]?.before ?? []);
     const chain = primary.isAuto ? this.cheapestFirst(usable) : usable;
     const attempts = chain.flatMap(({ kept }) => orderCandidates(kept, request.routing, (key) => this.health.view(key)).map((c) => this.attempt(c, ctx)));
+    if (attempts.length === 0) {
+      throw new GatewayError('overloaded_error', `No available provider for '${request.model}': none of the providers in provider_order is available and allow_fallbacks is false`, { status: 503 });
+    }
     const route = primary.isAuto ? `cheapest-eligible;pool=${pool.length};chosen=${chain[0]!.model.id}` : undefined;
     return { attempts, route };
   }

@@ -7,5 +7,13 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse): 
   res.on('close', () => {
     if (!res.writableEnded) controller.abort();
   });
-  return { requestId: req.id, signal: controller.signal };
+  return {
+    requestId: req.id,
+    signal: controller.signal,
+    key: req.apiKey,
+    rateLimit: req.rateLimit,
+    setHeaders: (headers) => {
+      if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    },
+  };
 }

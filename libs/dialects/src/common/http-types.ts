@@ -1,3 +1,6 @@
+import type { ApiKeyRecord } from '@rosetta/auth';
+import type { LimitState } from '@rosetta/limits';
+
 /**
  * The few HTTP members the dialect layer needs, so controllers depend on these rather than on
  * Express types (streaming needs raw writes; nothing else does).
@@ -9,7 +12,9 @@ export interface GatewayHttpRequest {
   headers: Record<string, string | string[] | undefined>;
   query: Record<string, unknown>;
   body: unknown;
-  apiKey?: { id: string; name: string; plan: string };
+  apiKey?: ApiKeyRecord;
+  /** Set by the request-rate guard. */
+  rateLimit?: LimitState;
 }
 
 export interface GatewayHttpResponse {

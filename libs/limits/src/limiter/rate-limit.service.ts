@@ -1,0 +1,186 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { ApiKeyRecord } from '@rosetta/auth';
+import { GatewayError } from '@rosetta/canonical';
+import { APP_LOGGER, ConfigError, REDIS_CLIENT, type AppLogger, type RedisClient } from '@rosetta/platform';
+import { PlanCacheService } from '../plan-cache.service';
+import { FailoverRateLimitStore, type FailoverMetrics, type RedisFailurePolicy } from './failover-rate-limit-store';
+import { MemoryRateLimitStore } from './memory-rate-limit-store';
+import { LIMIT_WINDOW_MS, resolveLimits, type ResolvedLimits } from './plan-limits';
+import { rateLimitHeaders, type LimitState } from './rate-limit-headers';
+import { toUnits, type RateLimitStore, type WindowResult } from './rate-limit-store';
+import { RATE_LIMIT_KEY_PREFIX, RedisRateLimitStore } from './redis-rate-limit-store';
+
+export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
+
+export interface RateLimitOptions {
+  /** The Redis failure policy (see FailoverRateLimitStore). Default `local`. */
+  onRedisFailure?: RedisFailurePolicy;
+  /** Upper bound on one Redis call before the policy applies. Default 1,500 ms. */
+  redisTimeoutMs?: number;
+  /** While Redis is down, how often to try it again. Default 1,000 ms. */
+  probeIntervalMs?: number;
+  /** Redis key prefix. Default `rosetta:rl:`. */
+  keyPrefix?: string;
+  /** The limit window. Default one minute (RPM/TPM); tests may shorten it. */
+  windowMs?: number;
+}
+
+/** `RATE_LIMIT_REDIS_FAILURE=local|open` (default `local`). A bad value stops the process. */
+export function rateLimitOptionsFromEnv(env: Record<string, string | undefined> = process.env): RateLimitOptions {
+  const raw = env.RATE_LIMIT_REDIS_FAILURE?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return { onRedisFailure: 'local' };
+  if (raw !== 'local' && raw !== 'open') throw new ConfigError('RATE_LIMIT_REDIS_FAILURE', `must be 'local' or 'open', got '${raw}'`);
+  return { onRedisFailure: raw };
+}
+
+/** A token reservation made before an upstream call. */
+export interface TokenReservation {
+  /** Tokens reserved (0 when the key has no token limit). */
+  readonly reserved: number;
+  /** The token window after the reservation (and the request window when passed in). */
+  readonly state: LimitState;
+  /**
+   * Replaces the reservation by the actual usage, returning unused tokens to the budget. Call it
+   * when the response ends, fails or the stream is cut. Idempotent: only the first call counts.
+   * Never throws.
+   */
+  settle(actualTokens: number): Promise<void>;
+}
+
+/**
+ * Per-key requests and tokens per minute, exact across every replica sharing Redis (see
+ * RedisRateLimitStore), in process without Redis, and degraded per the Redis failure policy when
+ * Redis stops answering.
+ */
+@Injectable()
+export class RateLimitService {
+  readonly store: RateLimitStore;
+  readonly windowMs: number;
+  private readonly failover?: FailoverRateLimitStore;
+
+  constructor(
+    @Inject(REDIS_CLIENT) redis: RedisClient | null,
+    private readonly plans: PlanCacheService,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    @Optional() @Inject(RATE_LIMIT_OPTIONS) options?: RateLimitOptions,
+  ) {
+    const settings = { ...rateLimitOptionsFromEnv(), ...(options ?? {}) };
+    this.windowMs = settings.windowMs ?? LIMIT_WINDOW_MS;
+    if (redis) {
+      const primary = new RedisRateLimitStore(redis, { prefix: settings.keyPrefix ?? RATE_LIMIT_KEY_PREFIX });
+      this.failover = new FailoverRateLimitStore(primary, {
+        logger,
+        policy: settings.onRedisFailure ?? 'local',
+        timeoutMs: settings.redisTimeoutMs,
+        probeIntervalMs: settings.probeIntervalMs,
+        isUnavailable: () => primary.isUnavailable(),
+      });
+      this.store = this.failover;
+    } else {
+      this.store = new MemoryRateLimitStore();
+    }
+  }
+
+  /** The key's limits: per-key values over its plan's (see resolveLimits). */
+  limitsFor(key: ApiKeyRecord): ResolvedLimits {
+    return resolveLimits(key, this.plans.get(key.plan));
+  }
+
+  /** Redis failures so far and whether the limiter is degraded (zeros without Redis). */
+  metrics(): FailoverMetrics {
+    return this.failover?.metrics() ?? { failures: 0, fallbackCalls: 0, outages: 0, degraded: false };
+  }
+
+  /**
+   * Counts one request against the key's RPM and reads its token window for the headers (two
+   * scripts sent together). Throws the 429 GatewayError when the request limit is reached.
+   */
+  async checkRequest(key: ApiKeyRecord, now: number = Date.now()): Promise<LimitState> {
+    const limits = this.limitsFor(key);
+    const [requests, tokens] = await Promise.all([
+      limits.rpm === null ? null : this.store.hit(requestKey(key.id), limits.rpm, this.windowMs, now),
+      this.peekTokens(key, now, limits),
+    ]);
+    return this.admitRequest(key, requests, tokens);
+  }
+
+  /** The key's token window without reserving anything; `null` when unlimited. */
+  async peekTokens(key: ApiKeyRecord, now: number = Date.now(), limits: ResolvedLimits = this.limitsFor(key)): Promise<WindowResult | null> {
+    return limits.tpm === null ? null : this.store.peek(tokenKey(key.id), limits.tpm, this.windowMs, now);
+  }
+
+  /** The state for a request already counted; throws the 429 when it was refused. */
+  admitRequest(key: ApiKeyRecord, requests: WindowResult | null, tokens?: WindowResult | null): LimitState {
+    const state: LimitState = { plan: key.plan, requests, tokens };
+    if (requests && !requests.allowed) {
+      throw new GatewayError('rate_limit_error', `Rate limit exceeded: ${requests.limit} requests per minute for plan ${key.plan}`, {
+        code: 'rate_limit_exceeded',
+        retryAfterMs: Math.max(1, requests.resetMs),
+        headers: this.headers(state),
+      });
+    }
+    return state;
+  }
+
+  /**
+   * Reserves `tokens` (estimated prompt + requested max output) against the key's TPM before the
+   * upstream call. Throws the 429 GatewayError when they do not fit; a request needing more than
+   * the whole per-minute budget is refused outright (no retry hint, `x-should-retry: false`).
+   * Pass the request's state to carry its request headers into the result and the error.
+   */
+  async reserveTokens(key: ApiKeyRecord, tokens: number, now: number = Date.now(), previous?: LimitState): Promise<TokenReservation> {
+    const limits = this.limitsFor(key);
+    const units = toUnits(tokens);
+    const base: LimitState = { plan: key.plan, requests: previous?.requests };
+    if (limits.tpm === null) {
+      return { reserved: 0, state: { ...base, tokens: null }, settle: async () => undefined };
+    }
+    const result = await this.store.reserve(tokenKey(key.id), units, limits.tpm, this.windowMs, now);
+    const { reservationId, retryAfterMs: retry, ...window } = result;
+    const state: LimitState = { ...base, tokens: window };
+    if (!result.allowed || reservationId === undefined) {
+      if (units > limits.tpm) {
+        throw new GatewayError(
+          'rate_limit_error',
+          `Rate limit exceeded: the request needs ${units} tokens, more than the ${limits.tpm} tokens per minute for plan ${key.plan}`,
+          { code: 'tokens_exceed_limit', headers: { ...this.headers(state), 'x-should-retry': 'false' } },
+        );
+      }
+      throw new GatewayError('rate_limit_error', `Rate limit exceeded: ${limits.tpm} tokens per minute for plan ${key.plan}`, {
+        code: 'rate_limit_exceeded',
+        retryAfterMs: Math.max(1, retry ?? window.resetMs),
+        headers: this.headers(state),
+      });
+    }
+    let settled = false;
+    // Settle on the same clock the reservation used (tests inject `now`), advanced by real time.
+    const madeAt = Date.now();
+    return {
+      reserved: units,
+      state,
+      settle: async (actualTokens: number) => {
+        if (settled) return;
+        settled = true;
+        try {
+          await this.store.settle(tokenKey(key.id), reservationId, toUnits(actualTokens), this.windowMs, now + (Date.now() - madeAt));
+        } catch (error) {
+          this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'rate limits: token settlement failed');
+        }
+      },
+    };
+  }
+
+  /** The six `x-ratelimit-*` headers for a state; unlimited or unread dimensions are omitted. */
+  headers(state: LimitState): Record<string, string> {
+    return rateLimitHeaders(state);
+  }
+}
+
+/** Store keys: one window per API key and dimension, shared by every replica. */
+export function requestKey(apiKeyId: string): string {
+  return `rpm:${apiKeyId}`;
+}
+
+export function tokenKey(apiKeyId: string): string {
+  return `tpm:${apiKeyId}`;
+}
