@@ -7,6 +7,7 @@ import { PersistenceModule } from '@rosetta/persistence';
 import { PlatformModule, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { EndpointEntity, ModelEntity, ProviderEntity } from '@rosetta/registry';
 import { EndpointHealthPortModule } from '@rosetta/routing';
+import { UsageModule } from '@rosetta/usage';
 import { HealthController } from './health.controller';
 
 @Module({})
@@ -22,6 +23,7 @@ export class AppModule {
         LimitsModule,
         LimitsGuardModule,
         EndpointHealthPortModule,
+        UsageModule,
         AdminModule,
         DialectsModule,
       ],

@@ -3,6 +3,7 @@ import { AuthModule } from '@rosetta/auth';
 import { LimitsModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
 import { AdminRegistryController } from './admin-registry.controller';
+import { AdminUsageController } from './admin-usage.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminPlansController } from './admin-plans.controller';
 import { AdminGuard } from './admin.guard';
@@ -11,7 +12,7 @@ import { SettingRepository } from './setting.repository';
 
 @Module({
   imports: [AuthModule, LimitsModule, RegistryModule],
-  controllers: [AdminKeysController, AdminPlansController, AdminRegistryController],
+  controllers: [AdminKeysController, AdminPlansController, AdminRegistryController, AdminUsageController],
   providers: [SettingRepository, AdminTokenService, AdminGuard],
 })
 export class AdminModule {}

@@ -67,6 +67,10 @@ export class ExecutorService {
       for (let retry = 0; ; retry++) {
         if (ctx.signal.aborted) throw new ClientAbortedError();
         count++;
+        if (ctx.usage) {
+          ctx.usage.attempts = count;
+          ctx.usage.provider = target.provider;
+        }
         const controller = new AbortController();
         const signal = AbortSignal.any([ctx.signal, controller.signal, AbortSignal.timeout(target.timeouts.totalMs)]);
         const started = Date.now();
@@ -97,6 +101,6 @@ export class ExecutorService {
   }
 
   private meta(plan: RoutePlan, attempt: Attempt, count: number, warnings: TranslationWarning[]): ServedMeta {
-    return { model: attempt.model, provider: attempt.target.provider, protocol: attempt.target.protocol, attempts: count, route: plan.route, warnings };
+    return { model: attempt.model, provider: attempt.target.provider, protocol: attempt.target.protocol, pricing: attempt.pricing, attempts: count, route: plan.route, warnings };
   }
 }

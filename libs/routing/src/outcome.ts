@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
+import type { TokenPricing, UsageDraft } from '@rosetta/usage';
 
 /** What served the request: surfaced as x-rosetta-* headers and recorded for usage. */
 export interface ServedMeta {
@@ -8,6 +9,8 @@ export interface ServedMeta {
   provider: string;
   /** The upstream protocol that served it. */
   protocol: ProtocolId;
+  /** The serving endpoint's prices, for the usage ledger. */
+  pricing?: TokenPricing;
   attempts: number;
   route?: string;
   warnings: TranslationWarning[];
@@ -34,4 +37,6 @@ export interface CallContext {
   rateLimit?: LimitState;
   /** Sets response headers before the response starts (rate-limit token headers). */
   setHeaders?(headers: Record<string, string>): void;
+  /** The request's usage-ledger row, filled in as it goes and recorded when the response closes. */
+  usage?: UsageDraft;
 }

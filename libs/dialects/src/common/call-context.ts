@@ -1,16 +1,28 @@
+import { dialectForPath } from '@rosetta/platform';
 import type { CallContext } from '@rosetta/routing';
+import type { UsageDraft } from '@rosetta/usage';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
 
-/** A call context whose signal fires when the client disconnects before the response ends. */
-export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse): CallContext {
+/**
+ * A call context whose signal fires when the client disconnects before the response ends, with a
+ * usage-ledger draft that `onClose` receives once the response is over, whatever happened.
+ */
+export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
   const controller = new AbortController();
+  const usage: UsageDraft = { requestId: req.id, apiKeyId: req.apiKey?.id, dialect: dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
+  req.usageDraft = usage;
   res.on('close', () => {
-    if (!res.writableEnded) controller.abort();
+    if (!res.writableEnded) {
+      controller.abort();
+      usage.errorType ??= 'client_disconnected';
+    }
+    onClose?.(usage, res.statusCode);
   });
   return {
     requestId: req.id,
     signal: controller.signal,
     key: req.apiKey,
+    usage,
     rateLimit: req.rateLimit,
     setHeaders: (headers) => {
       if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

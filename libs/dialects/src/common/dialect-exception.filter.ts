@@ -22,6 +22,7 @@ export class DialectExceptionFilter implements ExceptionFilter {
       return;
     }
     const error = toGatewayError(exception, req);
+    if (req.usageDraft) req.usageDraft.errorType = error.type;
     if (error.status >= 500 && !(exception instanceof GatewayError)) {
       this.logger.error({ requestId: req.id, err: describe(exception) }, 'unhandled error');
     }

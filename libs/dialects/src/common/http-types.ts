@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { LimitState } from '@rosetta/limits';
+import type { UsageDraft } from '@rosetta/usage';
 
 /**
  * The few HTTP members the dialect layer needs, so controllers depend on these rather than on
@@ -15,6 +16,8 @@ export interface GatewayHttpRequest {
   apiKey?: ApiKeyRecord;
   /** Set by the request-rate guard. */
   rateLimit?: LimitState;
+  /** The usage-ledger draft of a chat request, so the exception filter can note the error. */
+  usageDraft?: UsageDraft;
 }
 
 export interface GatewayHttpResponse {

@@ -26,7 +26,7 @@ export async function serveChat(
   decodeWarnings: TranslationWarning[],
   encoding: DialectEncoding,
 ): Promise<void> {
-  const ctx = callContext(req, res);
+  const ctx = callContext(req, res, (draft, status) => chat.recordUsage(draft, status));
   const warningsFor = (meta: ServedMeta) => (meta.protocol === encoding.dialect ? [] : decodeWarnings);
   if (!request.stream) {
     const outcome = await chat.complete(request, ctx);

@@ -1,0 +1,4 @@
+export * from './usage-entry';
+export * from './usage.repository';
+export * from './usage-recorder.service';
+export * from './usage.module';

@@ -1,0 +1,93 @@
+import type { ProtocolId, Usage } from '@rosetta/canonical';
+
+/** USD per token as decimal strings, the registry's pricing convention. */
+export interface TokenPricing {
+  prompt: string;
+  completion: string;
+  request?: string;
+  input_cache_read?: string;
+  input_cache_write?: string;
+}
+
+/**
+ * One request, filled in as it goes: the controller opens it, routing and execution add what was
+ * served, and it is closed when the response ends (or the client leaves).
+ */
+export interface UsageDraft {
+  requestId: string;
+  apiKeyId?: string;
+  dialect: ProtocolId;
+  streamed: boolean;
+  startedAt: number;
+  requestedModel?: string;
+  servedModel?: string;
+  provider?: string;
+  attempts: number;
+  route?: string;
+  usage?: Usage;
+  pricing?: TokenPricing;
+  ttftMs?: number;
+  errorType?: string;
+}
+
+export interface UsageRow {
+  requestId: string;
+  apiKeyId: string | null;
+  dialect: string;
+  requestedModel: string | null;
+  servedModel: string | null;
+  provider: string | null;
+  status: number;
+  errorType: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  ttftMs: number | null;
+  streamed: boolean;
+  attempts: number;
+  route: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Cost from registry pricing: cached input at the cache-read price where the endpoint has one,
+ * cache writes at the cache-write price, the rest of the input at the prompt price, output
+ * (reasoning included) at the completion price, plus any per-request price.
+ */
+export function costUsd(usage: Usage | undefined, pricing: TokenPricing | undefined): number {
+  if (!usage || !pricing) return 0;
+  const price = (value: string | undefined): number => Number(value ?? 0) || 0;
+  const cached = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheCreationInputTokens ?? 0;
+  const cacheRead = pricing.input_cache_read !== undefined ? price(pricing.input_cache_read) : price(pricing.prompt);
+  const cacheWrite = pricing.input_cache_write !== undefined ? price(pricing.input_cache_write) : price(pricing.prompt);
+  const plainInput = Math.max(0, usage.inputTokens - cached - written);
+  return plainInput * price(pricing.prompt) + cached * cacheRead + written * cacheWrite + usage.outputTokens * price(pricing.completion) + price(pricing.request);
+}
+
+export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
+  return {
+    requestId: draft.requestId,
+    apiKeyId: draft.apiKeyId ?? null,
+    dialect: draft.dialect,
+    requestedModel: draft.requestedModel ?? null,
+    servedModel: draft.servedModel ?? null,
+    provider: draft.provider ?? null,
+    status,
+    errorType: draft.errorType ?? null,
+    inputTokens: draft.usage?.inputTokens ?? 0,
+    outputTokens: draft.usage?.outputTokens ?? 0,
+    cachedTokens: draft.usage?.cachedInputTokens ?? 0,
+    reasoningTokens: draft.usage?.reasoningTokens ?? 0,
+    costUsd: costUsd(draft.usage, draft.pricing),
+    latencyMs: Math.max(0, now - draft.startedAt),
+    ttftMs: draft.ttftMs ?? null,
+    streamed: draft.streamed,
+    attempts: draft.attempts,
+    route: draft.route ?? null,
+    createdAt: new Date(draft.startedAt),
+  };
+}

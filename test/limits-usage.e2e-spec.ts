@@ -1,0 +1,183 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createConnection } from 'node:net';
+import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
+
+const OPENAI_PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
+
+/** Two replicas behind an imaginary ingress, sharing the real PostgreSQL and Redis. */
+describe('plan limits across replicas, and the usage ledger', () => {
+  let sim: RunningSimulator;
+  let db: { url: string; drop(): Promise<void> };
+  let a: GatewayProcess;
+  let b: GatewayProcess;
+  const others: GatewayProcess[] = [];
+
+  const env = () => ({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' });
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    db = await createTestDatabase();
+    a = await startGateway(env());
+    b = await startGateway(env());
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop(), ...others.map((g) => g.stop())]);
+    await sim?.close();
+    await db?.drop();
+  });
+
+  const ask = (gateway: GatewayProcess, key: string, body: Record<string, unknown> = {}) =>
+    fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...body }),
+    });
+
+  it('a Free key sending 130 concurrent requests across two replicas gets exactly 100 through', async () => {
+    const { key } = await createKey(a, 'free');
+    const responses = await Promise.all(Array.from({ length: 130 }, (_, i) => ask(i % 2 ? a : b, key, { max_tokens: 1 })));
+    const ok = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(ok.length).toBe(100);
+    expect(limited.length).toBe(30);
+    for (const r of limited) {
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(r.headers.get('retry-after-ms'))).toBeGreaterThan(0);
+      expect(r.headers.get('x-ratelimit-limit-requests')).toBe('100');
+      expect(r.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+      const body = (await r.json()) as any;
+      expect(body.error.type).toBe('rate_limit_error');
+    }
+    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining-requests'))).sort((x, y) => x - y);
+    expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    for (const r of ok) {
+      for (const h of ['limit-requests', 'reset-requests', 'limit-tokens', 'remaining-tokens', 'reset-tokens']) expect(r.headers.get(`x-ratelimit-${h}`)).not.toBeNull();
+    }
+  });
+
+  it('a token budget holds across replicas, and settlement returns unused reservations', async () => {
+    const { key } = await createKey(a, 'enterprise', { rpm: null, tpm: 3000 });
+    // Each request reserves its estimated prompt (8 tokens for "hi") plus max_tokens 500 = 508:
+    // five fit in 3,000 tokens, whatever replica they land on.
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => ask(i % 2 ? a : b, key, { max_tokens: 500 })));
+    expect(burst.filter((r) => r.status === 200).length).toBe(5);
+    const refused = burst.find((r) => r.status === 429)!;
+    expect((await refused.json()) as any).toEqual(expect.objectContaining({ error: expect.objectContaining({ type: 'rate_limit_error' }) }));
+    // The five were settled to their real usage (a few tokens each), so the budget is back.
+    const after = await ask(b, key, { max_tokens: 500 });
+    expect(after.status).toBe(200);
+    expect(Number(after.headers.get('x-ratelimit-remaining-tokens'))).toBeGreaterThan(1000);
+  });
+
+  it('a plan change made through one replica applies on the other', async () => {
+    expect((await adminCall(a, 'PUT', '/admin/plans/tiny', { rpm: 2, tpm: null })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 300));
+    const { key } = await createKey(b, 'tiny');
+    expect([(await ask(b, key)).status, (await ask(b, key)).status, (await ask(b, key)).status]).toEqual([200, 200, 429]);
+    expect((await adminCall(a, 'PUT', '/admin/plans/tiny', { rpm: 5, tpm: null })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await ask(b, key)).status).toBe(200);
+  });
+
+  describe('usage ledger', () => {
+    const lookup = async (id: string) => (await adminCall(a, 'GET', `/admin/requests/${id}`)).body;
+
+    it('records plain, streamed, failed-over and failed requests with tokens and cost', async () => {
+      const { key } = await createKey(a, 'pro');
+      const plain = await ask(a, key);
+      const plainBody = (await plain.json()) as any;
+      const plainRow = await lookup(plain.headers.get('x-request-id')!);
+      expect(plainRow).toEqual(
+        expect.objectContaining({
+          status: 200, dialect: 'openai', requested_model: 'rosetta/gpt-4o-mini', served_model: 'rosetta/gpt-4o-mini', provider: 'openai',
+          input_tokens: plainBody.usage.prompt_tokens, output_tokens: plainBody.usage.completion_tokens, streamed: false, attempts: 1, error_type: null,
+        }),
+      );
+      expect(plainRow.cost_usd).toBeCloseTo(plainBody.usage.prompt_tokens * OPENAI_PRICE.prompt + plainBody.usage.completion_tokens * OPENAI_PRICE.completion, 10);
+
+      const streamed = await ask(b, key, { stream: true, stream_options: { include_usage: true } });
+      const text = await streamed.text();
+      const usage = JSON.parse(text.split('\n').filter((l) => l.includes('"usage":{')).at(-1)!.slice(6)).usage;
+      const streamRow = await lookup(streamed.headers.get('x-request-id')!);
+      expect(streamRow).toEqual(expect.objectContaining({ status: 200, streamed: true, input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens }));
+      expect(streamRow.ttft_ms).toEqual(expect.any(Number));
+
+      const m = `fallover-${Date.now()}`;
+      sim.script({ match: m, reply: { error: { status: 500, message: 'openai down' } }, times: 2 });
+      const failedOver = await ask(a, key, { models: ['rosetta/gpt-4.1-mini'], messages: [{ role: 'user', content: m }] });
+      expect(failedOver.status).toBe(200);
+      const overRow = await lookup(failedOver.headers.get('x-request-id')!);
+      expect(overRow).toEqual(expect.objectContaining({ status: 200, served_model: 'rosetta/gpt-4.1-mini', attempts: 3 }));
+      expect(overRow.cost_usd).toBeGreaterThan(0);
+
+      const dead = `dead-${Date.now()}`;
+      sim.script({ match: dead, reply: { error: { status: 503, message: 'everything down' } } });
+      const failed = await ask(a, key, { messages: [{ role: 'user', content: dead }] });
+      expect(failed.status).toBe(502);
+      expect(await lookup(failed.headers.get('x-request-id')!)).toEqual(
+        expect.objectContaining({ status: 502, error_type: 'upstream_error', served_model: null, attempts: 2, input_tokens: 0 }),
+      );
+    });
+
+    it('aggregates per key, model and day', async () => {
+      const { id, key } = await createKey(a, 'pro');
+      await ask(a, key);
+      await ask(b, key);
+      await new Promise((r) => setTimeout(r, 1200)); // every replica writes its batch within a second
+      const report = await adminCall(a, 'GET', `/admin/usage?key_id=${id}`);
+      expect(report.status).toBe(200);
+      expect(report.body.data).toEqual([
+        expect.objectContaining({ api_key_id: id, served_model: 'rosetta/gpt-4o-mini', requests: 2, errors: 0, day: new Date().toISOString().slice(0, 10) }),
+      ]);
+      expect(report.body.data[0].cost_usd).toBeGreaterThan(0);
+    });
+
+    it('loses nothing when a replica receives SIGTERM with a batch pending', async () => {
+      const c = await startGateway(env());
+      const { key } = await createKey(c, 'pro');
+      const ids = await Promise.all(Array.from({ length: 20 }, async () => (await ask(c, key)).headers.get('x-request-id')!));
+      expect(await c.stop('SIGTERM')).toBe(0);
+      const rows = await query<{ n: number }>(db.url, 'SELECT count(*)::int AS n FROM request_log WHERE request_id = ANY($1)', [ids]);
+      expect(rows[0]!.n).toBe(20);
+    });
+  });
+
+  describe('Redis stopped mid-test', () => {
+    let redis: ChildProcess | undefined;
+    const port = 6391;
+
+    afterAll(() => {
+      redis?.kill('SIGKILL');
+    });
+
+    const redisUp = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port }, () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+
+    it('keeps answering by the documented policy: local limits, never a 500 or a hang', async () => {
+      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      for (let i = 0; i < 50 && !(await redisUp()); i++) await new Promise((r) => setTimeout(r, 100));
+      const c = await startGateway({ ...env(), REDIS_URL: `redis://127.0.0.1:${port}` });
+      others.push(c);
+      const { key } = await createKey(c, 'free');
+      expect((await ask(c, key)).status).toBe(200);
+      redis.kill('SIGKILL');
+      redis = undefined;
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const statuses = await Promise.all(Array.from({ length: 10 }, () => ask(c, key).then((r) => r.status)));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const ready = await fetch(`${c.url}/readyz`);
+      expect(await ready.json()).toEqual(expect.objectContaining({ redis: 'unavailable' }));
+    });
+  });
+});
