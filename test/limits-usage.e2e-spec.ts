@@ -61,7 +61,9 @@ describe('plan limits across replicas, and the usage ledger', () => {
   it('a token budget holds across replicas, and settlement returns unused reservations', async () => {
     const { key } = await createKey(a, 'enterprise', { rpm: null, tpm: 3000 });
     // Each request reserves its estimated prompt (8 tokens for "hi") plus max_tokens 500 = 508:
-    // five fit in 3,000 tokens, whatever replica they land on.
+    // five fit in 3,000 tokens, whatever replica they land on. The upstream holds each answer for
+    // a second, so no reservation is settled (returning budget) while the burst arrives.
+    sim.script({ match: 'hi', reply: { text: 'held', latencyMs: 1000 }, times: 5 });
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => ask(i % 2 ? a : b, key, { max_tokens: 500 })));
     expect(burst.filter((r) => r.status === 200).length).toBe(5);
     const refused = burst.find((r) => r.status === 429)!;
