@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * `npm run router:eval -- --train <csv...> --test <csv...> [--json] [--knobs 0,0.1,…,1] [--mode single|cascade]`
+ * `npm run router:eval -- --cv <k> <csv...> [--seed n] [--json] …` (k-fold, stratified by task)
+ * `npm run router:eval -- --artefact <path> --test <csv...>` (evaluate a fitted artefact)
+ * The models in the files are the candidates; the router sees only the prompt text.
+ */
+import { fitRouter, loadArtefact } from '../artefact';
+import { loadMtBench } from '../category-classifier';
+import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
+import { type EvalReport, evaluate } from '../evaluate';
+import { loadRouterBench } from '../load-routerbench';
+import type { RouteMode } from '../types';
+import { flag, flagList, has, out, parseArgs, parseKnobs, run } from './args';
+
+const USAGE = [
+  'usage: router:eval -- --train <csv...> --test <csv...> [--json] [--knobs 0,0.1,...,1] [--mode single|cascade] [--mt-bench question.jsonl]',
+  '       router:eval -- --cv <k> <csv...> [--seed n] [--json] [--knobs ...] [--mode ...]',
+  '       router:eval -- --artefact <path> --test <csv...> [--json] [--knobs ...] [--mode ...]',
+].join('\n');
+
+const pct = (x: number): string => (x * 100).toFixed(2) + '%';
+const money = (x: number): string => '$' + x.toFixed(4);
+const pad = (s: string, n: number): string => s.padEnd(n);
+
+function printTable(r: EvalReport, title: string): void {
+  out(title);
+  out(`rows ${r.rows}; mode ${r.mode}; default knob ${r.default_knob}`);
+  out();
+  out(`${pad('', 34)}${pad('accuracy', 11)}${pad('cost', 12)}models/prompt`);
+  out(`${pad(`router (knob ${r.router.knob})`, 34)}${pad(pct(r.router.accuracy), 11)}${pad(money(r.router.cost_usd), 12)}${r.router.models_per_prompt}`);
+  out(`${pad(`best single (${r.best_single.model})`, 34)}${pad(pct(r.best_single.accuracy), 11)}${money(r.best_single.cost_usd)}`);
+  out(`${pad('random', 34)}${pad(pct(r.random.accuracy), 11)}${money(r.random.cost_usd)}`);
+  out(`${pad('oracle', 34)}${pad(pct(r.oracle.accuracy), 11)}${money(r.oracle.cost_usd)}`);
+  const v = r.vs_best_single;
+  out(`router vs best single: accuracy ${v.accuracy_delta >= 0 ? '+' : ''}${(v.accuracy_delta * 100).toFixed(2)} pts at ${pct(v.cost_ratio)} of its cost — bar (≥ accuracy at ≤ 40% cost) ${v.meets_bar ? 'MET' : 'not met'}`);
+  out();
+  out('knob   accuracy   cost        models/prompt');
+  for (const p of r.curve) out(`${pad(p.knob.toFixed(3), 7)}${pad(pct(p.accuracy), 11)}${pad(money(p.cost_usd), 12)}${p.models_per_prompt}`);
+  out();
+  out('single models');
+  for (const s of [...r.singles].sort((a, b) => b.accuracy - a.accuracy)) out(`  ${pad(s.model, 40)}${pad(pct(s.accuracy), 11)}${money(s.cost_usd)}`);
+}
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2));
+  if (has(args, 'help')) return out(USAGE);
+  const knobs = parseKnobs(flag(args, 'knobs'));
+  const mode = flag(args, 'mode');
+  if (mode !== undefined && mode !== 'single' && mode !== 'cascade') throw new Error('--mode: single or cascade');
+  const mtPath = flag(args, 'mt-bench');
+  const fit = { mtBench: mtPath ? loadMtBench(mtPath) : undefined };
+  let report: EvalReport;
+  let title: string;
+  if (has(args, 'cv')) {
+    const [kText, ...cvFiles] = flagList(args, 'cv');
+    const k = Number(kText);
+    const files = [...cvFiles, ...args.positional];
+    if (!Number.isInteger(k) || k < 2 || files.length === 0) throw new Error('--cv needs an integer k ≥ 2 and CSV files\n' + USAGE);
+    const seed = Number(flag(args, 'seed') ?? DEFAULT_CV_SEED);
+    report = crossValidate(loadRouterBench(files), { k, seed, knobs, mode: mode as RouteMode | undefined, fit });
+    title = `${k}-fold cross-validation (stratified by task, seed ${seed}) on ${files.join(', ')}`;
+  } else {
+    const test = flagList(args, 'test');
+    const train = flagList(args, 'train');
+    const artefactPath = flag(args, 'artefact');
+    if (test.length === 0 || (train.length === 0 && !artefactPath)) throw new Error('need --test and --train (or --artefact)\n' + USAGE);
+    const artefact = artefactPath ? loadArtefact(artefactPath) : fitRouter(loadRouterBench(train), { ...fit, files: train });
+    report = evaluate(artefact, loadRouterBench(test), { knobs, mode: mode as RouteMode | undefined });
+    title = `trained on ${artefactPath ?? train.join(', ')}; tested on ${test.join(', ')}`;
+  }
+  if (has(args, 'json')) out(JSON.stringify(report));
+  else printTable(report, title);
+}
+
+run(main);

@@ -1,0 +1,111 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { CsvParser } from './csv';
+import { decodePromptLiteral } from './python-literal';
+import type { LabelledRow } from './types';
+
+const COST_SUFFIX = '|total_cost';
+const RESPONSE_SUFFIX = '|model_response';
+
+/**
+ * The models of a RouterBench-shaped header: every column `m` that also has `m|total_cost`.
+ * Any names work (`gpt-4-1106-preview`, `rosetta/gpt-4o-mini`, ...).
+ */
+export function modelsOfHeader(header: string[]): string[] {
+  const names = new Set(header);
+  return header.filter((h) => !h.includes('|') && names.has(h + COST_SUFFIX));
+}
+
+function parseScore(cell: string | undefined): 0 | 1 | null {
+  if (cell === undefined) return null;
+  const t = cell.trim();
+  if (t === '') return null;
+  const v = Number(t);
+  if (!Number.isFinite(v)) return null;
+  return v >= 0.5 ? 1 : 0;
+}
+
+/** Turns one CSV record into a row; null when a score is missing (those rows are skipped). */
+export function rowFromRecord(record: string[], index: Map<string, number>, models: string[], fallbackTask: string): LabelledRow | null {
+  const get = (col: string): string | undefined => {
+    const i = index.get(col);
+    return i === undefined ? undefined : record[i];
+  };
+  const scores: Record<string, 0 | 1> = {};
+  const costs: Record<string, number> = {};
+  const responses: Record<string, string> = {};
+  for (const m of models) {
+    const s = parseScore(get(m));
+    if (s === null) return null;
+    scores[m] = s;
+    const cost = Number(get(m + COST_SUFFIX) ?? '');
+    costs[m] = Number.isFinite(cost) && cost >= 0 ? cost : 0;
+    responses[m] = decodePromptLiteral(get(m + RESPONSE_SUFFIX) ?? '');
+  }
+  const task = (get('eval_name') ?? '').trim() || fallbackTask;
+  return { prompt: decodePromptLiteral(get('prompt') ?? ''), task, scores, costs, responses };
+}
+
+/** Parses RouterBench-shaped CSV text. `fallbackTask` labels rows of a file without `eval_name`. */
+export function parseRouterBench(text: string, fallbackTask = 'default'): LabelledRow[] {
+  const parser = new CsvParser();
+  const records = parser.push(text);
+  records.push(...parser.end());
+  return recordsToRows(records, fallbackTask);
+}
+
+function recordsToRows(records: string[][], fallbackTask: string): LabelledRow[] {
+  const header = records[0] ?? [];
+  if (!header.includes('prompt')) throw new Error('routerbench csv: no "prompt" column');
+  const models = modelsOfHeader(header);
+  if (models.length === 0) throw new Error('routerbench csv: no model has both a score and a "|total_cost" column');
+  const index = new Map(header.map((h, i) => [h, i] as const));
+  const rows: LabelledRow[] = [];
+  for (const rec of records.slice(1)) {
+    const row = rowFromRecord(rec, index, models, fallbackTask);
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+/** Reads a file in 1 MiB chunks through the incremental parser. */
+function readCsvRecords(path: string): string[][] {
+  const parser = new CsvParser();
+  const records: string[][] = [];
+  const fd = openSync(path, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      records.push(...parser.push(decoder.decode(buf.subarray(0, n), { stream: true })));
+    }
+    records.push(...parser.push(decoder.decode()));
+    records.push(...parser.end());
+  } finally {
+    closeSync(fd);
+  }
+  return records;
+}
+
+/**
+ * Reads one or more RouterBench-shaped CSV files. Rows of all files are concatenated; the model
+ * set of each row is the set of its own file (files may differ; evaluation uses the models every
+ * row has).
+ */
+export function loadRouterBench(paths: string[]): LabelledRow[] {
+  const rows: LabelledRow[] = [];
+  for (const path of paths) {
+    const task = basename(path).replace(/\.csv$/i, '').replace(/_(train|test|val)$/i, '');
+    rows.push(...recordsToRows(readCsvRecords(path), task));
+  }
+  return rows;
+}
+
+/** The models every row has a score for, in first-seen order. */
+export function commonModels(rows: LabelledRow[]): string[] {
+  const first = rows[0];
+  if (!first) return [];
+  return Object.keys(first.scores).filter((m) => rows.every((r) => m in r.scores));
+}

@@ -1,0 +1,18 @@
+import { countTokens } from 'gpt-tokenizer';
+
+/** Above this many characters the token count is estimated (chars / 4) instead of tokenised. */
+export const EXACT_TOKEN_CHAR_LIMIT = 2000;
+
+export interface TokenCount {
+  tokens: number;
+  exact: boolean;
+}
+
+/**
+ * Prompt tokens: exact (o200k BPE via gpt-tokenizer) for short texts, chars/4 beyond 2k
+ * characters so a decision never tokenises a long prompt (that alone would cost milliseconds).
+ */
+export function countPromptTokens(text: string): TokenCount {
+  if (text.length <= EXACT_TOKEN_CHAR_LIMIT) return { tokens: countTokens(text), exact: true };
+  return { tokens: Math.ceil(text.length / 4), exact: false };
+}
