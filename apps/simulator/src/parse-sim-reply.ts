@@ -120,10 +120,11 @@ export function parseSimReply(value: unknown, path = 'reply'): SimReply {
 }
 
 export function parseScript(value: unknown): Script {
-  const source = readObject(value, 'script', ['match', 'reply', 'times']);
+  const source = readObject(value, 'script', ['match', 'reply', 'times', 'model']);
   const match = readString(source['match'], 'script.match');
   if (match === '') throw new SimReplyError('script.match must not be empty');
   const times = optional(source, 'times', readCount, 'script');
   if (times === 0) throw new SimReplyError('script.times must be at least 1');
-  return withoutUndefined({ match, reply: parseSimReply(source['reply'], 'script.reply'), times });
+  const model = source['model'] === undefined ? undefined : readString(source['model'], 'script.model');
+  return withoutUndefined({ match, reply: parseSimReply(source['reply'], 'script.reply'), times, model });
 }

@@ -170,3 +170,15 @@ describe('synthesiseArguments with Gemini schemas', () => {
     expect(synthesiseArguments({ type: 'OBJECT', properties: { city: { type: 'STRING' }, n: { type: 'INTEGER' } } })).toEqual({ city: 'example', n: 1 });
   });
 });
+
+describe('model-scoped scripts', () => {
+  it('answer only requests for their model', async () => {
+    const { ScriptBook } = await import('./script-book');
+    const book = new ScriptBook();
+    book.add({ match: 'q', reply: { text: 'A' }, model: 'small' });
+    book.add({ match: 'q', reply: { text: 'B' }, model: 'large' });
+    expect(book.take('the q', 'small')).toEqual({ text: 'A' });
+    expect(book.take('the q', 'large')).toEqual({ text: 'B' });
+    expect(book.take('the q', 'other')).toBeUndefined();
+  });
+});

@@ -53,6 +53,8 @@ export interface Script {
   reply: SimReply;
   /** How many requests this script answers; unlimited when absent. */
   times?: number;
+  /** Only requests for this (upstream) model; any model when absent. */
+  model?: string;
 }
 
 // ---- What the request asked for, as each protocol module reports it ------------------------
@@ -121,7 +123,7 @@ export interface ReplyPlan {
 
 /** Where scripted replies come from; `take` consumes one use of the newest matching script. */
 export interface ScriptSource {
-  take(text: string): SimReply | undefined;
+  take(text: string, model?: string): SimReply | undefined;
 }
 
 const DIRECTIVE = /<sim>([\s\S]*?)<\/sim>/;
@@ -131,7 +133,7 @@ const DEFAULT_THINKING_WORDS = 8;
 /** Decides the reply: script, then inline directive, then defaults; limits apply to all. */
 export function planReply(request: NeutralRequest, scripts: ScriptSource): ReplyPlan {
   const turn = latestClientTurnText(request.messages);
-  const scripted = scripts.take(turn);
+  const scripted = scripts.take(turn, request.model);
   if (scripted) return applyLimits(request, withDefaultThinking(request, scripted), 'script');
   const directive = DIRECTIVE.exec(turn);
   if (directive) return applyLimits(request, withDefaultThinking(request, readDirective(directive[1] ?? '')), 'directive');

@@ -17,8 +17,8 @@ export class ScriptBook implements ScriptSource {
     this.entries.unshift({ script: structuredClone(script), remaining: script.times ?? Infinity });
   }
 
-  take(text: string): SimReply | undefined {
-    const index = this.entries.findIndex((entry) => text.includes(entry.script.match));
+  take(text: string, model?: string): SimReply | undefined {
+    const index = this.entries.findIndex((entry) => text.includes(entry.script.match) && (entry.script.model === undefined || entry.script.model === model));
     const entry = this.entries[index];
     if (!entry) return undefined;
     entry.remaining -= 1;

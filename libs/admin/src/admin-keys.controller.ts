@@ -14,6 +14,7 @@ export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
     prefix: `rsk_${record.lookupId}`,
     rpm: record.rpm,
     tpm: record.tpm,
+    route_knob: record.routeKnob,
     created_at: record.createdAt.toISOString(),
     expires_at: record.expiresAt?.toISOString() ?? null,
     revoked_at: record.revokedAt?.toISOString() ?? null,
@@ -44,6 +45,7 @@ export class AdminKeysController {
       plan: dto.plan,
       rpm: dto.rpm,
       tpm: dto.tpm,
+      routeKnob: dto.route_knob,
       expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
     });
     return { ...presentKey(record), key };

@@ -1,4 +1,4 @@
-import { IsDateString, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { PLAN_NAME_PATTERN } from '@rosetta/limits';
 
 const MAX_LIMIT = 2_000_000_000;
@@ -25,6 +25,13 @@ export class CreateKeyDto {
   @Min(0)
   @Max(MAX_LIMIT)
   tpm?: number | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  route_knob?: number | null;
 
   @IsOptional()
   @ValidateIf((_, v) => v !== null)

@@ -23,6 +23,9 @@ export class ApiKeyEntity {
   @Column({ type: 'integer', nullable: true })
   tpm!: number | null;
 
+  @Column({ name: 'route_knob', type: 'real', nullable: true })
+  routeKnob!: number | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

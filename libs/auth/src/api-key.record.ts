@@ -6,6 +6,8 @@ export interface ApiKeyRecord {
   plan: string;
   rpm: number | null;
   tpm: number | null;
+  /** Default cost/quality knob for rosetta/auto (null: the router's calibrated default). */
+  routeKnob: number | null;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -25,5 +27,6 @@ export interface NewApiKey {
   plan: string;
   rpm: number | null;
   tpm: number | null;
+  routeKnob: number | null;
   expiresAt: Date | null;
 }

@@ -58,6 +58,7 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
     plan: entity.plan,
     rpm: entity.rpm,
     tpm: entity.tpm,
+    routeKnob: entity.routeKnob,
     createdAt: entity.createdAt,
     expiresAt: entity.expiresAt,
     revokedAt: entity.revokedAt,

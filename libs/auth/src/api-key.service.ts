@@ -10,6 +10,7 @@ export interface CreateKeyInput {
   plan: string;
   rpm?: number | null;
   tpm?: number | null;
+  routeKnob?: number | null;
   expiresAt?: Date | null;
 }
 
@@ -31,6 +32,7 @@ export class ApiKeyService {
       plan: input.plan,
       rpm: input.rpm ?? null,
       tpm: input.tpm ?? null,
+      routeKnob: input.routeKnob ?? null,
       expiresAt: input.expiresAt ?? null,
     });
     // A replica may remember this lookup id as unknown (someone tried it); clear that everywhere.

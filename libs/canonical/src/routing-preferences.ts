@@ -26,6 +26,8 @@ export interface RoutingPreferences {
   sort?: ProviderSort;
   zdr?: boolean;
   allowFallbacks?: boolean;
+  /** rosetta/auto's cost/quality knob: 0 = cost-saving … 1 = quality-first (`route_knob`). */
+  routeKnob?: number;
   /** USD per million tokens (prompt, completion, image) or per request. */
   maxPrice?: { prompt?: number; completion?: number; image?: number; request?: number };
 }
@@ -49,4 +51,5 @@ export const ROUTING_FIELD_NAMES: readonly string[] = [
   'provider_zdr',
   'provider_allow_fallbacks',
   'provider',
+  'route_knob',
 ];

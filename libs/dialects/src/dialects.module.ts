@@ -6,10 +6,11 @@ import { AnthropicMessagesController } from './anthropic-messages/anthropic-mess
 import { DialectExceptionFilter } from './common/dialect-exception.filter';
 import { GeminiController } from './gemini/gemini.controller';
 import { OpenAIChatController } from './openai-chat/openai-chat.controller';
+import { RouteController } from './route/route.controller';
 
 @Module({
   imports: [RoutingModule, RegistryModule],
-  controllers: [OpenAIChatController, AnthropicMessagesController, GeminiController],
+  controllers: [OpenAIChatController, AnthropicMessagesController, GeminiController, RouteController],
   providers: [{ provide: APP_FILTER, useClass: DialectExceptionFilter }],
 })
 export class DialectsModule {}

@@ -28,6 +28,8 @@ export interface RosettaConfig {
   timeouts: UpstreamTimeouts;
   providers: BuiltinProviderConfig[];
   providersFile?: string;
+  /** A fitted router artefact (`npm run router:fit`); unset: the one shipped in libs/mixture/artefacts. */
+  routerArtefact?: string;
   /** Circuit breaker: consecutive failures that open an endpoint's circuit, and its first cool-down. */
   breaker: { failures: number; cooldownMs: number };
   /** Hosts a caller's provider_configs base_url may name even on private addresses or http. */
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
       { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
     ],
     providersFile: str(env, 'PROVIDERS_FILE'),
+    routerArtefact: str(env, 'ROUTER_ARTEFACT'),
     breaker: { failures: int(env, 'CIRCUIT_BREAKER_FAILURES', 5, 1), cooldownMs: int(env, 'CIRCUIT_BREAKER_COOLDOWN_MS', 30_000, 1) },
     upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',

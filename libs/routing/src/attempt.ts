@@ -1,4 +1,5 @@
 import type { EndpointPricing } from '@rosetta/registry';
+import type { RouteDecision } from '@rosetta/mixture';
 import type { UpstreamTarget } from '@rosetta/providers';
 
 /** One way to serve the request: a model (public id) on one provider endpoint. */
@@ -14,4 +15,6 @@ export interface RoutePlan {
   attempts: Attempt[];
   /** For rosetta/auto: the decision and its main reasons (x-rosetta-route). */
   route?: string;
+  /** For rosetta/auto: the router's whole decision (POST /v1/route, cascades). */
+  decision?: RouteDecision;
 }

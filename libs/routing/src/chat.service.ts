@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { totalTokens, type CanonicalRequest, type StreamEvent } from '@rosetta/canonical';
+import { addUsage, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
 import { estimatePromptTokens, RateLimitService, type TokenReservation } from '@rosetta/limits';
-import { UsageRecorderService, type UsageDraft } from '@rosetta/usage';
+import { costUsd, UsageRecorderService, type UsageDraft } from '@rosetta/usage';
+import type { RoutePlan } from './attempt';
+import { MixtureService } from './mixture.service';
 import { ExecutorService } from './executor.service';
 import type { CallContext, CompletionOutcome, StreamOutcome } from './outcome';
 import { RoutingService } from './routing.service';
@@ -22,6 +24,7 @@ export class ChatService {
     private readonly executor: ExecutorService,
     private readonly limits: RateLimitService,
     private readonly recorder: UsageRecorderService,
+    private readonly mixture: MixtureService,
   ) {}
 
   /** Records the request's ledger row; called once, when its response has closed. */
@@ -31,13 +34,16 @@ export class ChatService {
 
   async complete(request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const promptTokens = estimatePromptTokens(request);
-    const plan = this.routing.plan(request, promptTokens);
+    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob });
     note(ctx, { requestedModel: request.model, streamed: false, route: plan.route });
     const reservation = await this.reserve(request, ctx, promptTokens);
     try {
-      const outcome = await this.executor.complete(plan, request, ctx);
-      note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing, usage: outcome.response.usage });
-      await reservation?.settle(outcome.response.usage ? totalTokens(outcome.response.usage) : promptTokens);
+      const cascaded = plan.decision?.mode === 'cascade';
+      const outcome = cascaded ? await this.cascade(plan, request, ctx) : await this.executor.complete(plan, request, ctx);
+      // A cascade already noted the tokens and cost of every model it activated.
+      note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing, usage: cascaded ? undefined : outcome.response.usage });
+      const used = cascaded ? ctx.usage?.usage : outcome.response.usage;
+      await reservation?.settle(used ? totalTokens(used) : promptTokens);
       return outcome;
     } catch (error) {
       await reservation?.settle(0);
@@ -47,7 +53,7 @@ export class ChatService {
 
   async stream(request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
     const promptTokens = estimatePromptTokens(request);
-    const plan = this.routing.plan(request, promptTokens);
+    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob });
     note(ctx, { requestedModel: request.model, streamed: true, route: plan.route });
     const reservation = await this.reserve(request, ctx, promptTokens);
     try {
@@ -58,6 +64,36 @@ export class ChatService {
       await reservation?.settle(0);
       throw error;
     }
+  }
+
+  /**
+   * rosetta/auto's cascade: the plan's models are called in order — the cheap ones first — and
+   * the router accepts as soon as their answers agree (or look sure), escalating otherwise. The
+   * client gets the accepted answer; the ledger is charged for every model activated.
+   */
+  private async cascade(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
+    const decision = plan.decision!;
+    const answered = new Map<string, CompletionOutcome>();
+    let usage: Usage | undefined;
+    let cost = 0;
+    for (let step = 0; step <= decision.plan.length; step++) {
+      const next = this.mixture.cascadeStep(request, decision, [...answered].map(([model, o]) => ({ model, text: textOf(o.response) })));
+      const accepted = next.action === 'accept' ? answered.get(next.model) : undefined;
+      const attempts = plan.attempts.filter((a) => a.model === next.model);
+      if (accepted || attempts.length === 0 || answered.has(next.model)) break;
+      const outcome = await this.executor.complete({ ...plan, attempts }, request, ctx);
+      answered.set(next.model, outcome);
+      if (outcome.response.usage) usage = addUsage(usage, outcome.response.usage);
+      cost += costUsd(outcome.response.usage, outcome.meta.pricing);
+    }
+    const final = this.pick(answered, request, decision);
+    note(ctx, { usage, costUsd: cost, attempts: answered.size });
+    return { ...final, meta: { ...final.meta, route: `${plan.route}; activated=${[...answered.keys()].join('>')}` } };
+  }
+
+  private pick(answered: Map<string, CompletionOutcome>, request: CanonicalRequest, decision: NonNullable<RoutePlan['decision']>): CompletionOutcome {
+    const step = this.mixture.cascadeStep(request, decision, [...answered].map(([model, o]) => ({ model, text: textOf(o.response) })));
+    return (step.action === 'accept' ? answered.get(step.model) : undefined) ?? [...answered.values()].at(-1)!;
   }
 
   private async reserve(request: CanonicalRequest, ctx: CallContext, promptTokens: number): Promise<TokenReservation | undefined> {
@@ -101,6 +137,10 @@ async function* settleWhenDone(
     if (draft && !draft.usage) draft.usage = { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
     await reservation?.settle(usage ?? estimated);
   }
+}
+
+function textOf(response: CanonicalResponse): string {
+  return response.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
 function note(ctx: CallContext, fields: Partial<UsageDraft>): void {

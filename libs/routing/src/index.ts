@@ -12,3 +12,4 @@ export * from './gateway-errors';
 export * from './provider-overrides';
 export * from './retry-policy';
 export * from './health-port.module';
+export * from './mixture.service';

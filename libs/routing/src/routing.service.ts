@@ -3,10 +3,12 @@ import { GatewayError, type CanonicalRequest } from '@rosetta/canonical';
 import { estimatePromptTokens } from '@rosetta/limits';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from '@rosetta/providers';
+import type { RouteDecision } from '@rosetta/mixture';
 import { ENDPOINT_HEALTH, RegistryService, type EndpointHealthPort, type RegistryModel } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
 import { applyFilters, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
 import { orderCandidates } from './endpoint-ordering';
+import { MixtureService, summariseDecision } from './mixture.service';
 import { requestFeatures } from './request-features';
 
 /**
@@ -22,6 +24,7 @@ export class RoutingService {
     @Inject(PROVIDER_ADAPTERS) private readonly adapters: ReadonlyMap<string, ProviderAdapter>,
     @Inject(ENDPOINT_HEALTH) private readonly health: EndpointHealthPort,
     @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+    private readonly mixture: MixtureService,
   ) {}
 
   /** Validates every model id of the request (400/404 per §4.1) before any work is done. */
@@ -31,7 +34,26 @@ export class RoutingService {
     return { primary, fallbacks };
   }
 
-  plan(request: CanonicalRequest, promptTokens = estimatePromptTokens(request)): RoutePlan {
+  plan(request: CanonicalRequest, promptTokens = estimatePromptTokens(request), options: { knob?: number | null } = {}): RoutePlan {
+    return this.build(request, promptTokens, options).plan;
+  }
+
+  /** The plan with its workings: what each filter kept, for POST /v1/route. */
+  explain(request: CanonicalRequest, options: { knob?: number | null } = {}): Record<string, unknown> {
+    const promptTokens = estimatePromptTokens(request);
+    const { plan, perModel } = this.build(request, promptTokens, options);
+    return {
+      model: request.model,
+      chosen: plan.attempts[0]?.model,
+      route: plan.route ?? null,
+      decision: plan.decision ?? null,
+      prompt_tokens: promptTokens,
+      filters: perModel.map((m) => ({ model: m.model.id, eligible: m.kept.map((c) => c.provider.slug), excluded_by: m.emptiedBy?.name ?? null })),
+      attempts: plan.attempts.map((a) => ({ model: a.model, provider: a.target.provider, upstream_model: a.target.upstreamModel })),
+    };
+  }
+
+  private build(request: CanonicalRequest, promptTokens: number, options: { knob?: number | null }) {
     const { primary, fallbacks } = this.resolveModels(request);
     const ctx: FilterContext = {
       prefs: request.routing,
@@ -43,23 +65,36 @@ export class RoutingService {
     const perModel = pool.map((model) => ({ model, ...applyFilters(this.candidates(model), ctx) }));
     const usable = perModel.filter((m) => m.kept.length > 0);
     if (usable.length === 0) throw this.emptyError(request.model, perModel[0]?.emptiedBy, ctx, perModel[0]?.before ?? []);
-    const chain = primary.isAuto ? this.cheapestFirst(usable) : usable;
+    const decision = primary.isAuto ? this.mixture.decide(request, usable.map((m) => this.candidate(m)), request.routing.routeKnob ?? options.knob ?? undefined) : undefined;
+    const chain = decision ? this.byDecision(usable, decision) : usable;
     const attempts = chain.flatMap(({ kept }) => orderCandidates(kept, request.routing, (key) => this.health.view(key)).map((c) => this.attempt(c, ctx)));
     if (attempts.length === 0) {
       throw new GatewayError('overloaded_error', `No available provider for '${request.model}': none of the providers in provider_order is available and allow_fallbacks is false`, { status: 503 });
     }
-    const route = primary.isAuto ? `cheapest-eligible;pool=${pool.length};chosen=${chain[0]!.model.id}` : undefined;
-    return { attempts, route };
+    const route = decision ? summariseDecision(decision) : undefined;
+    return { plan: { attempts, route, decision }, perModel };
+  }
+
+  /** The router's candidate: a model with the prices of its cheapest eligible endpoint. */
+  private candidate(m: { model: RegistryModel; kept: Candidate[] }) {
+    const cheapest = [...m.kept].sort((a, b) => price(a) - price(b))[0]!;
+    return { id: m.model.id, promptPrice: Number(cheapest.endpoint.pricing.prompt), completionPrice: Number(cheapest.endpoint.pricing.completion) };
+  }
+
+  /** The decision's plan first, then the other eligible models by score, as fallbacks. */
+  private byDecision<T extends { model: RegistryModel }>(usable: T[], decision: RouteDecision): T[] {
+    const first = decision.mode === 'cascade' ? [decision.chosen] : decision.plan;
+    const score = new Map(decision.candidates.map((c) => [c.id, c.score]));
+    const rank = (m: T): number => {
+      const i = first.indexOf(m.model.id);
+      return i >= 0 ? i - first.length : -(score.get(m.model.id) ?? -Infinity);
+    };
+    return [...usable].sort((a, b) => rank(a) - rank(b) || a.model.id.localeCompare(b.model.id));
   }
 
   private autoPool(fallbacks: RegistryModel[]): RegistryModel[] {
     const explicit = fallbacks.filter((m) => !m.isAuto);
     return explicit.length > 0 ? explicit : this.registry.list().filter((m) => !m.isAuto);
-  }
-
-  private cheapestFirst<T extends { model: RegistryModel; kept: Candidate[] }>(models: T[]): T[] {
-    const cost = (m: T): number => Math.min(...m.kept.map((c) => Number(c.endpoint.pricing.prompt) + Number(c.endpoint.pricing.completion)));
-    return [...models].sort((a, b) => cost(a) - cost(b) || a.model.id.localeCompare(b.model.id));
   }
 
   private candidates(model: RegistryModel): Candidate[] {
@@ -95,6 +130,10 @@ export class RoutingService {
     }
     return new GatewayError('invalid_request_error', `No endpoint of '${model}' satisfies ${filter.describe(ctx, before)}`, { param: paramOf(filter.name) });
   }
+}
+
+function price(c: Candidate): number {
+  return Number(c.endpoint.pricing.prompt) + Number(c.endpoint.pricing.completion);
 }
 
 function paramOf(filter: string): string | undefined {

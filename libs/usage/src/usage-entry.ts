@@ -28,6 +28,8 @@ export interface UsageDraft {
   pricing?: TokenPricing;
   ttftMs?: number;
   errorType?: string;
+  /** Set when several models answered one request (a cascade): the sum of their costs. */
+  costUsd?: number;
 }
 
 export interface UsageRow {
@@ -82,7 +84,7 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     outputTokens: draft.usage?.outputTokens ?? 0,
     cachedTokens: draft.usage?.cachedInputTokens ?? 0,
     reasoningTokens: draft.usage?.reasoningTokens ?? 0,
-    costUsd: costUsd(draft.usage, draft.pricing),
+    costUsd: draft.costUsd ?? costUsd(draft.usage, draft.pricing),
     latencyMs: Math.max(0, now - draft.startedAt),
     ttftMs: draft.ttftMs ?? null,
     streamed: draft.streamed,

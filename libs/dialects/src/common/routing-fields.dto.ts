@@ -1,4 +1,4 @@
-import { IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsOptional, IsString, Min, ValidateIf } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsOptional, IsString, Max, Min, ValidateIf } from 'class-validator';
 
 const nullable = (_: object, v: unknown): boolean => v !== null && v !== undefined;
 
@@ -48,4 +48,8 @@ export class RoutingFieldsDto {
 
   @ValidateIf(nullable) @IsBoolean()
   provider_zdr?: boolean | null;
+
+  /** rosetta/auto's knob: 0 = cost-saving … 1 = quality-first. */
+  @ValidateIf(nullable) @IsNumber() @Min(0) @Max(1)
+  route_knob?: number | null;
 }

@@ -27,6 +27,7 @@ function addKey(plan: string, overrides: Partial<ApiKeyRecord> = {}): string {
     plan,
     rpm: null,
     tpm: null,
+    routeKnob: null,
     createdAt: new Date(),
     expiresAt: null,
     revokedAt: null,

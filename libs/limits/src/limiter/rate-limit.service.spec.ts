@@ -30,6 +30,7 @@ function apiKey(plan: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyReco
     plan,
     rpm: null,
     tpm: null,
+    routeKnob: null,
     createdAt: new Date(),
     expiresAt: null,
     revokedAt: null,

@@ -51,6 +51,7 @@ function readFlattened(body: JsonObject): RoutingPreferences {
     sort: optionalEnum(body, 'provider_sort', SORTS),
     zdr: optionalBoolean(body, 'provider_zdr'),
     allowFallbacks: optionalBoolean(body, 'provider_allow_fallbacks'),
+    routeKnob: optionalNumber(body, 'route_knob'),
     maxPrice: emptyToUndefined(
       compact({
         prompt: optionalNumber(body, 'provider_max_prompt_price'),

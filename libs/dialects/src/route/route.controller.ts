@@ -1,0 +1,49 @@
+import { Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { GatewayError, type CanonicalRequest, type ProtocolId } from '@rosetta/canonical';
+import { convertAnthropicMessagesRequest } from '@rosetta/protocols/anthropic-messages';
+import { convertGeminiRequest, normalizeGeminiRequest } from '@rosetta/protocols/gemini';
+import { convertOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
+import { RoutingService } from '@rosetta/routing';
+import { validateBody } from '@rosetta/platform';
+import type { GatewayHttpRequest } from '../common/http-types';
+import { RoutingFieldsDto } from '../common/routing-fields.dto';
+import { isPlainObject } from '../common/validators';
+
+const DIALECTS: readonly ProtocolId[] = ['openai', 'anthropic', 'gemini'];
+
+/**
+ * `POST /v1/route`: the routing decision for a request body of any dialect — chosen model,
+ * signals with confidences, candidates with scores, what each filter kept — without calling an
+ * upstream. The dialect is `?dialect=`, else guessed: `contents` → Gemini, an anthropic-version
+ * header → Anthropic, otherwise OpenAI.
+ */
+@Controller('v1')
+export class RouteController {
+  constructor(private readonly routing: RoutingService) {}
+
+  @Post('route')
+  @HttpCode(200)
+  explain(@Req() req: GatewayHttpRequest, @Query('dialect') dialect?: string): Record<string, unknown> {
+    if (!isPlainObject(req.body)) throw GatewayError.invalidRequest('The request body must be a JSON object');
+    validateBody(RoutingFieldsDto, req.body);
+    const chosen = dialect ?? guessDialect(req);
+    if (!DIALECTS.includes(chosen as ProtocolId)) throw GatewayError.invalidRequest(`dialect must be one of ${DIALECTS.join(', ')}`, 'dialect');
+    const request = decode(chosen as ProtocolId, req.body);
+    return { dialect: chosen, ...this.routing.explain(request, { knob: req.apiKey?.routeKnob }) };
+  }
+}
+
+function guessDialect(req: GatewayHttpRequest): ProtocolId {
+  const body = req.body as Record<string, unknown>;
+  if ('contents' in body) return 'gemini';
+  if (req.headers['anthropic-version'] !== undefined) return 'anthropic';
+  return 'openai';
+}
+
+function decode(dialect: ProtocolId, body: Record<string, unknown>): CanonicalRequest {
+  if (typeof body['model'] !== 'string') throw GatewayError.invalidRequest('model is required', 'model');
+  if (dialect === 'gemini') return convertGeminiRequest({ body: normalizeGeminiRequest(body), model: body['model'] }).value;
+  if (dialect === 'anthropic') return convertAnthropicMessagesRequest({ body: { max_tokens: 1024, ...body } }).value;
+  if (!Array.isArray(body['messages'])) throw GatewayError.invalidRequest('messages is required', 'messages');
+  return convertOpenAIChatRequest({ body }).value;
+}
