@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
-import { createKey, startGateway, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase } from './support/services';
+import type { RunningSimulator } from '../apps/simulator/src';
+import type { GatewayProcess } from './support/gateway-process';
+import { startStack, type Stack } from './support/stack';
 
 const run = promisify(execFile);
 const BIN = join(__dirname, '..', 'node_modules', '.bin');
@@ -22,24 +22,15 @@ const MODELS = [
  */
 describe('agentic coding tools through the gateway', () => {
   let sim: RunningSimulator;
-  let db: { url: string; drop(): Promise<void> };
   let gateway: GatewayProcess;
   let key: string;
   let home: string;
 
+  let stack: Stack;
+
   beforeAll(async () => {
-    sim = await startSimulator();
-    db = await createTestDatabase();
-    gateway = await startGateway({
-      DATABASE_URL: db.url,
-      OPENAI_BASE_URL: `${sim.url}/v1`,
-      OPENAI_API_KEY: 'sk-openai-operator-000000',
-      ANTHROPIC_BASE_URL: sim.url,
-      ANTHROPIC_API_KEY: 'sk-ant-operator-000000',
-      GEMINI_BASE_URL: sim.url,
-      GEMINI_API_KEY: 'gemini-operator-000000',
-    });
-    key = (await createKey(gateway, 'enterprise')).key;
+    stack = await startStack();
+    ({ sim, gateway, key } = stack);
     home = mkdtempSync(join(tmpdir(), 'rosetta-agents-'));
     mkdirSync(join(home, '.gemini'));
     // Gemini CLI: API-key auth, no folder-trust prompt, no telemetry (as the README describes).
@@ -50,9 +41,7 @@ describe('agentic coding tools through the gateway', () => {
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    await sim?.close();
-    await db?.drop();
+    await stack?.stop();
     rmSync(home, { recursive: true, force: true });
   });
 

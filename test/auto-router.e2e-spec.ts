@@ -1,36 +1,25 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
-import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase } from './support/services';
+import type { RunningSimulator } from '../apps/simulator/src';
+import { adminCall, type GatewayProcess } from './support/gateway-process';
+import { startStack, type Stack } from './support/stack';
 
 /** rosetta/auto: the Mixture of Models, live, in every dialect, with its decision explained. */
 describe('rosetta/auto', () => {
   let sim: RunningSimulator;
-  let db: { url: string; drop(): Promise<void> };
   let gateway: GatewayProcess;
   let key: string;
 
+  let stack: Stack;
+
   beforeAll(async () => {
-    sim = await startSimulator();
-    db = await createTestDatabase();
-    gateway = await startGateway({
-      DATABASE_URL: db.url,
-      OPENAI_BASE_URL: `${sim.url}/v1`,
-      OPENAI_API_KEY: 'sk-openai-operator-000000',
-      ANTHROPIC_BASE_URL: sim.url,
-      ANTHROPIC_API_KEY: 'sk-ant-operator-000000',
-      GEMINI_BASE_URL: sim.url,
-      GEMINI_API_KEY: 'gemini-operator-000000',
-    });
-    key = (await createKey(gateway, 'enterprise')).key;
+    stack = await startStack();
+    ({ sim, gateway, key } = stack);
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    await sim?.close();
-    await db?.drop();
+    await stack?.stop();
   });
 
   const route = async (body: Record<string, unknown>, k = key, query = '') => {

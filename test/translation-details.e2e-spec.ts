@@ -1,42 +1,31 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
-import { createKey, startGateway, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase } from './support/services';
+import type { RunningSimulator } from '../apps/simulator/src';
+import type { GatewayProcess } from './support/gateway-process';
+import { startStack, type Stack } from './support/stack';
 
 /** The details peers get wrong, each checked on both sides of the gateway. */
 describe('translation details', () => {
   let sim: RunningSimulator;
-  let db: { url: string; drop(): Promise<void> };
   let gateway: GatewayProcess;
   let key: string;
   let openai: OpenAI;
   let anthropic: Anthropic;
   let gemini: GoogleGenAI;
 
+  let stack: Stack;
+
   beforeAll(async () => {
-    sim = await startSimulator();
-    db = await createTestDatabase();
-    gateway = await startGateway({
-      DATABASE_URL: db.url,
-      OPENAI_BASE_URL: `${sim.url}/v1`,
-      OPENAI_API_KEY: 'sk-openai-operator-000000',
-      ANTHROPIC_BASE_URL: sim.url,
-      ANTHROPIC_API_KEY: 'sk-ant-operator-000000',
-      GEMINI_BASE_URL: sim.url,
-      GEMINI_API_KEY: 'gemini-operator-000000',
-    });
-    key = (await createKey(gateway, 'enterprise')).key;
+    stack = await startStack();
+    ({ sim, gateway, key } = stack);
     openai = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     anthropic = new Anthropic({ apiKey: key, baseURL: gateway.url, maxRetries: 0 });
     gemini = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway.url, fetch: (input, init) => fetch(input, init) } });
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    await sim?.close();
-    await db?.drop();
+    await stack?.stop();
   });
 
   const marker = (name: string) => `${name}-${Math.random().toString(36).slice(2, 10)}`;

@@ -1,7 +1,7 @@
-import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import type { RunningSimulator } from '../apps/simulator/src';
 import { driverFor, type DialectClient } from './support/dialect-clients';
-import { createKey, startGateway, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase } from './support/services';
+import type { GatewayProcess } from './support/gateway-process';
+import { startStack, type Stack } from './support/stack';
 
 /**
  * The whole 3 × 3 matrix: each official SDK as the client, each provider protocol as the
@@ -18,29 +18,18 @@ const PAIRS = DIALECTS.flatMap((dialect) => UPSTREAMS.map((upstream) => [`${dial
 
 describe('translation matrix: 3 client dialects × 3 upstream protocols', () => {
   let sim: RunningSimulator;
-  let db: { url: string; drop(): Promise<void> };
   let gateway: GatewayProcess;
   let key: string;
 
+  let stack: Stack;
+
   beforeAll(async () => {
-    sim = await startSimulator();
-    db = await createTestDatabase();
-    gateway = await startGateway({
-      DATABASE_URL: db.url,
-      OPENAI_BASE_URL: `${sim.url}/v1`,
-      OPENAI_API_KEY: 'sk-openai-operator-000000',
-      ANTHROPIC_BASE_URL: sim.url,
-      ANTHROPIC_API_KEY: 'sk-ant-operator-000000',
-      GEMINI_BASE_URL: sim.url,
-      GEMINI_API_KEY: 'gemini-operator-000000',
-    });
-    key = (await createKey(gateway, 'enterprise')).key;
+    stack = await startStack();
+    ({ sim, gateway, key } = stack);
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    await sim?.close();
-    await db?.drop();
+    await stack?.stop();
   });
 
   const marker = (name: string) => `${name}-${Math.random().toString(36).slice(2, 10)}`;

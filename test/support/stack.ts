@@ -1,0 +1,44 @@
+import { startSimulator, type RunningSimulator } from '../../apps/simulator/src';
+import { createKey, startGateway, type GatewayProcess } from './gateway-process';
+import { createTestDatabase } from './services';
+
+/** A simulator speaking all three protocols, a fresh database, and a gateway routed to both. */
+export interface Stack {
+  sim: RunningSimulator;
+  db: { url: string; drop(): Promise<void> };
+  gateway: GatewayProcess;
+  /** An enterprise key (no rate limits). */
+  key: string;
+  stop(): Promise<void>;
+}
+
+export const OPERATOR_KEYS = {
+  OPENAI_API_KEY: 'sk-openai-operator-000000',
+  ANTHROPIC_API_KEY: 'sk-ant-operator-000000',
+  GEMINI_API_KEY: 'gemini-operator-000000',
+};
+
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+  const sim = await startSimulator();
+  const db = await createTestDatabase();
+  const gateway = await startGateway({
+    DATABASE_URL: db.url,
+    OPENAI_BASE_URL: `${sim.url}/v1`,
+    ANTHROPIC_BASE_URL: sim.url,
+    GEMINI_BASE_URL: sim.url,
+    ...OPERATOR_KEYS,
+    ...env,
+  });
+  const { key } = await createKey(gateway, 'enterprise');
+  return {
+    sim,
+    db,
+    gateway,
+    key,
+    stop: async () => {
+      await gateway.stop();
+      await sim.close();
+      await db.drop();
+    },
+  };
+}
