@@ -1,0 +1,261 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS scripts run by node, outside the TypeScript build */
+'use strict';
+// Child processes for the benchmark: start, wait until ready, stop (always), and read a process's
+// memory and CPU from /proc. Every child started here is remembered so a failure or Ctrl-C still
+// stops it.
+const { spawn, execFileSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+
+const children = new Set();
+
+let clockTicks;
+function clkTck() {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** Starts a child; its output is kept (last lines) for error messages and `waitForLine`. */
+function startChild(name, command, args, { env, cwd } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  const listeners = new Set();
+  const handle = {
+    name,
+    child,
+    pid: child.pid,
+    lines,
+    exited: false,
+    exitCode: null,
+    exitPromise: null,
+    tail(n = 20) {
+      return lines.slice(-n).join('\n');
+    },
+    /** Resolves with the first output line (past or future) matching `pattern`. */
+    waitForLine(pattern, timeoutMs) {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(onLine);
+          reject(new Error(`${name}: no line matching ${pattern} within ${timeoutMs} ms\n${handle.tail()}`));
+        }, timeoutMs);
+        const onLine = (line) => {
+          if (line === null) {
+            clearTimeout(timer);
+            listeners.delete(onLine);
+            reject(new Error(`${name} exited (code ${handle.exitCode}) before printing ${pattern}\n${handle.tail()}`));
+          } else if (pattern.test(line)) {
+            clearTimeout(timer);
+            listeners.delete(onLine);
+            resolve(line);
+          }
+        };
+        listeners.add(onLine);
+      });
+    },
+  };
+  const collect = (stream) => {
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      partial += chunk;
+      const parts = partial.split('\n');
+      partial = parts.pop();
+      for (const line of parts) {
+        lines.push(line);
+        if (lines.length > 200) lines.splice(0, lines.length - 200);
+        for (const listener of [...listeners]) listener(line);
+      }
+      if (partial.length > 64 * 1024) partial = partial.slice(-64 * 1024);
+    });
+  };
+  collect(child.stdout);
+  collect(child.stderr);
+  handle.exitPromise = new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      handle.exited = true;
+      handle.exitCode = code ?? signal;
+      children.delete(handle);
+      for (const listener of [...listeners]) listener(null);
+      resolve(handle.exitCode);
+    });
+    child.on('error', (error) => {
+      lines.push(`spawn error: ${error.message}`);
+      handle.exited = true;
+      children.delete(handle);
+      for (const listener of [...listeners]) listener(null);
+      resolve(-1);
+    });
+  });
+  children.add(handle);
+  return handle;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
+async function stopChild(handle, graceMs = 8000) {
+  if (!handle || handle.exited) return;
+  try {
+    handle.child.kill('SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  const timer = setTimeout(() => {
+    try {
+      if (!handle.exited) handle.child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, graceMs);
+  await handle.exitPromise;
+  clearTimeout(timer);
+}
+
+async function stopAll(graceMs) {
+  await Promise.all([...children].map((handle) => stopChild(handle, graceMs)));
+}
+
+/** Last resort on process exit: SIGKILL whatever is still running (synchronous). */
+function killAllSync() {
+  for (const handle of children) {
+    try {
+      handle.child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** A port free on 127.0.0.1 right now (bound to 0, read, released). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One plain HTTP request; resolves {status, body} (body as text). */
+function httpRequest(url, { method = 'GET', headers = {}, body, timeoutMs = 5000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text }));
+      res.on('error', reject);
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms: ${method} ${url}`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Polls `url` until `accept(response)` holds, or fails after `timeoutMs` (or when `handle` exits). */
+async function waitForHttp(url, accept, timeoutMs, handle) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (handle && handle.exited) throw new Error(`${handle.name} exited (code ${handle.exitCode}) while starting\n${handle.tail()}`);
+    try {
+      const response = await httpRequest(url, { timeoutMs: 2000 });
+      if (accept(response)) return response;
+      last = `HTTP ${response.status} ${response.body.slice(0, 200)}`;
+    } catch (error) {
+      last = error.message;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} not ready within ${timeoutMs} ms (${last})${handle ? `\n${handle.tail()}` : ''}`);
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resident memory of a process in bytes (VmRSS), or null when it is gone. */
+function readRss(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU time of a process in seconds (/proc/<pid>/stat utime + stime), or null. */
+function readCpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return (utime + stime) / clkTck();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Samples RSS of `pid` every `intervalMs` and its CPU time at start and stop. `stop()` returns
+ * {rssMeanBytes, rssPeakBytes, rssLastBytes, samples, cpuSeconds, wallSeconds, cpuCores}.
+ */
+function startSampler(pid, intervalMs = 250) {
+  const rss = [];
+  const cpuStart = readCpuSeconds(pid);
+  const wallStart = process.hrtime.bigint();
+  const take = () => {
+    const value = readRss(pid);
+    if (value !== null) rss.push(value);
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      const cpuEnd = readCpuSeconds(pid);
+      const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
+      const cpuSeconds = cpuStart !== null && cpuEnd !== null ? cpuEnd - cpuStart : null;
+      return {
+        rssMeanBytes: rss.length ? Math.round(rss.reduce((a, b) => a + b, 0) / rss.length) : null,
+        rssPeakBytes: rss.length ? Math.max(...rss) : null,
+        rssLastBytes: rss.length ? rss[rss.length - 1] : null,
+        samples: rss.length,
+        cpuSeconds,
+        wallSeconds,
+        cpuCores: cpuSeconds !== null && wallSeconds > 0 ? cpuSeconds / wallSeconds : null,
+      };
+    },
+  };
+}
+
+module.exports = {
+  startChild,
+  stopChild,
+  stopAll,
+  killAllSync,
+  freePort,
+  httpRequest,
+  waitForHttp,
+  sleep,
+  readRss,
+  readCpuSeconds,
+  startSampler,
+  children,
+};
