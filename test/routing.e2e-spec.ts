@@ -301,7 +301,9 @@ describe('registry and routing engine', () => {
           pricing: expect.objectContaining({ prompt_cost: '0.000001', completion_cost: '0.000002' }),
         }),
       );
-      expect(typeof alpha.uptime_last_30m === 'string' || alpha.uptime_last_30m === null).toBe(true);
+      // alpha served the preference tests above: live uptime is a percentage, not null.
+      expect(alpha.uptime_last_30m).toMatch(/^\d{1,3}\.\d{2}$/);
+      expect(Number(alpha.uptime_last_30m)).toBeGreaterThan(0);
     });
 
     it('the catalog is seeded with sourced models, and admins add providers at run time', async () => {

@@ -1,4 +1,4 @@
-import { IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsDateString, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { PLAN_NAME_PATTERN } from '@rosetta/limits';
 
 const MAX_LIMIT = 2_000_000_000;
@@ -51,11 +51,4 @@ export class UpsertPlanDto {
   @Min(0)
   @Max(MAX_LIMIT)
   tpm!: number | null;
-}
-
-export const KEY_STATES = ['active', 'revoked', 'expired'] as const;
-export class ListKeysQuery {
-  @IsOptional()
-  @IsIn(KEY_STATES)
-  state?: (typeof KEY_STATES)[number];
 }

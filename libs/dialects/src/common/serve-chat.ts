@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, ProtocolId, TranslationWarning } from '@rosetta/canonical';
 import type { ChatService, ServedMeta } from '@rosetta/routing';
 import { callContext } from './call-context';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
@@ -38,5 +38,3 @@ export async function serveChat(
   writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
   await writeEventStream(res, outcome.events, encoding.stream(outcome.meta));
 }
-
-export type { StreamEvent };

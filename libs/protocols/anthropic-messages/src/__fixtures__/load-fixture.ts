@@ -1,7 +1,6 @@
 /** Test-only helpers: read recorded fixtures, and turn stream events and SSE text into comparable JSON. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayError, type GatewayErrorType, type StreamEvent } from '@rosetta/canonical';
 
 export function fixtureText(name: string): string {
   return readFileSync(join(__dirname, name), 'utf8');
@@ -29,30 +28,8 @@ export function toSSEText(events: SSEEvent[]): string {
   return events.map(({ event, data }) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`).join('');
 }
 
-export interface SerializedError {
-  type: GatewayErrorType;
-  status: number;
-  message: string;
-}
-
-export type SerializedEvent = Exclude<StreamEvent, { type: 'error' }> | { type: 'error'; error: SerializedError };
-
-/** Errors become their type, status and message: the parts a client sees. */
-export function serializeEvents(events: StreamEvent[]): SerializedEvent[] {
-  return events.map((event) =>
-    event.type === 'error'
-      ? { type: 'error', error: { type: event.error.type, status: event.error.status, message: event.error.message } }
-      : event,
-  );
-}
-
-export function deserializeEvents(events: SerializedEvent[]): StreamEvent[] {
-  return events.map((event) =>
-    event.type === 'error'
-      ? { type: 'error', error: new GatewayError(event.error.type, event.error.message, { status: event.error.status }) }
-      : event,
-  );
-}
+// Shared with the other codecs' fixtures.
+export { deserializeEvents, serializeEvents, type SerializedError, type SerializedEvent } from '../../../common/src/__fixtures__/serialized-events';
 
 /**
  * SSE text from the encoder, strictly as written: every frame must be exactly an `event:` line and

@@ -1,7 +1,6 @@
 /** Test-only helpers: read recorded fixtures, and turn stream events into comparable JSON. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayError, type GatewayErrorType, type StreamEvent } from '@rosetta/canonical';
 
 export function fixtureText(name: string): string {
   return readFileSync(join(__dirname, name), 'utf8');
@@ -19,30 +18,8 @@ export function fixtureLines(name: string): unknown[] {
     .map((line) => (line === '[DONE]' ? line : (JSON.parse(line) as unknown)));
 }
 
-export interface SerializedError {
-  type: GatewayErrorType;
-  status: number;
-  message: string;
-}
-
-export type SerializedEvent = Exclude<StreamEvent, { type: 'error' }> | { type: 'error'; error: SerializedError };
-
-/** Errors become their type, status and message: the parts a client sees. */
-export function serializeEvents(events: StreamEvent[]): SerializedEvent[] {
-  return events.map((event) =>
-    event.type === 'error'
-      ? { type: 'error', error: { type: event.error.type, status: event.error.status, message: event.error.message } }
-      : event,
-  );
-}
-
-export function deserializeEvents(events: SerializedEvent[]): StreamEvent[] {
-  return events.map((event) =>
-    event.type === 'error'
-      ? { type: 'error', error: new GatewayError(event.error.type, event.error.message, { status: event.error.status }) }
-      : event,
-  );
-}
+// Shared with the other codecs' fixtures.
+export { deserializeEvents, serializeEvents, type SerializedError, type SerializedEvent } from '../../../common/src/__fixtures__/serialized-events';
 
 /** The `data:` payloads of SSE text produced by the encoder, split on blank lines. */
 export function sseDataFrames(text: string): unknown[] {
