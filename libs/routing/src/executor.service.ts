@@ -4,6 +4,7 @@ import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamCall } from '@rosetta/providers';
 import { ENDPOINT_HEALTH, type EndpointHealthPort } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
+import { attemptSignal, type AttemptSignal } from './attempt-signal';
 import { ClientAbortedError, toGatewayError } from './gateway-errors';
 import type { CallContext, CompletionOutcome, ServedMeta, StreamOutcome } from './outcome';
 import { applyProviderOverrides } from './provider-overrides';
@@ -27,16 +28,17 @@ export class ExecutorService {
   ) {}
 
   complete(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
-    return this.run(plan, request, ctx, async (attempt, call, count) => {
+    return this.run(plan, request, ctx, async (attempt, call, count, lifetime) => {
       const started = Date.now();
       const { response, warnings } = await this.adapter(attempt).complete(call);
+      lifetime.release();
       this.health.report(attempt.key, { ok: true, failure: false, latencyMs: Date.now() - started, outputTokens: response.usage?.outputTokens, generationMs: Date.now() - started });
       return { response: { ...response, model: attempt.model }, meta: this.meta(plan, attempt, count, warnings) };
     });
   }
 
   stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
-    return this.run(plan, request, ctx, async (attempt, call, count) => {
+    return this.run(plan, request, ctx, async (attempt, call, count, lifetime) => {
       const startedAt = Date.now();
       const { events, warnings } = await this.adapter(attempt).stream(call);
       const iterator = events[Symbol.asyncIterator]();
@@ -47,6 +49,8 @@ export class ExecutorService {
         clientSignal: ctx.signal,
         startedAt,
         firstEventAt: Date.now(),
+        // The attempt lives as long as its stream: released when the relay ends.
+        release: lifetime.release,
         report: (r) => this.health.report(attempt.key, { ...r, latencyMs: Date.now() - startedAt }),
       });
       return { events: relayed, meta: this.meta(plan, attempt, count, warnings) };
@@ -57,7 +61,7 @@ export class ExecutorService {
     plan: RoutePlan,
     request: CanonicalRequest,
     ctx: CallContext,
-    once: (attempt: Attempt, call: UpstreamCall, count: number) => Promise<T>,
+    once: (attempt: Attempt, call: UpstreamCall, count: number, lifetime: AttemptSignal) => Promise<T>,
   ): Promise<T> {
     let lastError: GatewayError | undefined;
     let count = 0;
@@ -71,18 +75,19 @@ export class ExecutorService {
           ctx.usage.attempts = count;
           ctx.usage.provider = target.provider;
         }
-        const controller = new AbortController();
-        const signal = AbortSignal.any([ctx.signal, controller.signal, AbortSignal.timeout(target.timeouts.totalMs)]);
+        const lifetime = attemptSignal(ctx.signal, target.timeouts.totalMs);
+        const { signal } = lifetime;
         const started = Date.now();
         try {
-          return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId }, count);
+          return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId }, count, lifetime);
         } catch (error) {
-          controller.abort();
           if (ctx.signal.aborted) {
+            lifetime.abort();
             this.health.release(attempt.key);
             throw new ClientAbortedError();
           }
           lastError = toGatewayError(error, signal);
+          lifetime.abort();
           this.health.report(attempt.key, { ok: false, failure: isEndpointFailure(lastError), latencyMs: Date.now() - started });
           if (!lastError.retryable) throw lastError;
           const delay = retryDelay(lastError, retry);

@@ -28,7 +28,16 @@ export async function holdUntilFirstEvent(iterator: AsyncIterator<StreamEvent>):
 export async function* relayStream(
   held: StreamEvent[],
   iterator: AsyncIterator<StreamEvent>,
-  opts: { model: string; signal: AbortSignal; clientSignal: AbortSignal; startedAt: number; firstEventAt: number; report(r: StreamReport): void },
+  opts: {
+    model: string;
+    signal: AbortSignal;
+    clientSignal: AbortSignal;
+    startedAt: number;
+    firstEventAt: number;
+    report(r: StreamReport): void;
+    /** Called once the relay is over, however it ended. */
+    release?(): void;
+  },
 ): AsyncGenerator<StreamEvent> {
   const rewrite = (event: StreamEvent): StreamEvent => (event.type === 'start' ? { ...event, model: opts.model } : event);
   let outputTokens: number | undefined;
@@ -52,6 +61,7 @@ export async function* relayStream(
     return;
   } finally {
     await iterator.return?.();
+    opts.release?.();
   }
   if (finished) {
     opts.report({ ok: true, failure: false, ttftMs: opts.firstEventAt - opts.startedAt, outputTokens, generationMs: Date.now() - opts.firstEventAt });
