@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ChatLane } from '@rosetta/dialects';
 import { ConfigError, createLogger, loadConfig, NestPinoLogger, type RosettaConfig } from '@rosetta/platform';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
 import { installGracefulShutdown } from './graceful-shutdown';
@@ -32,11 +34,26 @@ async function bootstrap(): Promise<void> {
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
+  installChatLane(app.getHttpServer() as Server, app.get(ChatLane));
   await app.listen(config.port, config.host);
   installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
   if (config.simulatorMode) announceSimulator(port);
+}
+
+/**
+ * The chat endpoints are answered by the chat lane before Express sees them (the hot path,
+ * docs/decisions/0005); every other request goes on to Nest's Express handler as before.
+ */
+function installChatLane(server: Server, lane: ChatLane): void {
+  const nest = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  if (nest.length !== 1) throw new Error(`expected one request handler on the HTTP server, found ${nest.length}`);
+  const express = nest[0]!;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!lane.handle(req, res)) express(req, res);
+  });
 }
 
 function announceSimulator(port: number): void {

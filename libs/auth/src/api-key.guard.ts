@@ -28,11 +28,16 @@ export class ApiKeyGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const credential = extractCredential(request);
-    if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
-    const result = await this.keys.check(credential);
-    if (!result.ok) throw new GatewayError('authentication_error', MESSAGES[result.reason]);
-    request.apiKey = result.key;
+    request.apiKey = await authenticate(this.keys, request);
     return true;
   }
+}
+
+/** The key a request presents, checked; the 401 `authentication_error` otherwise. */
+export async function authenticate(keys: KeyCacheService, source: CredentialSource): Promise<ApiKeyRecord> {
+  const credential = extractCredential(source);
+  if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
+  const result = await keys.check(credential);
+  if (!result.ok) throw new GatewayError('authentication_error', MESSAGES[result.reason]);
+  return result.key;
 }

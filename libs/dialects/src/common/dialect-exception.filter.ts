@@ -15,19 +15,25 @@ export class DialectExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<GatewayHttpRequest>();
-    const res = http.getResponse<GatewayHttpResponse>();
-    if (exception instanceof ClientAbortedError) {
-      if (!res.writableEnded) res.end();
-      return;
-    }
-    const error = toGatewayError(exception, req);
-    if (req.usageDraft) req.usageDraft.errorType = error.type;
-    if (error.status >= 500 && !(exception instanceof GatewayError)) {
-      this.logger.error({ requestId: req.id, err: describe(exception) }, 'unhandled error');
-    }
-    sendError(res, dialectForPath(req.path), error, req.id);
+    answerError(exception, http.getRequest<GatewayHttpRequest>(), http.getResponse<GatewayHttpResponse>(), this.logger);
   }
+}
+
+/**
+ * What the filter does, callable outside Nest (the chat lane): a client that went away gets
+ * nothing; anything else is rendered in the caller's dialect and noted on the usage draft.
+ */
+export function answerError(exception: unknown, req: Pick<GatewayHttpRequest, 'id' | 'method' | 'path' | 'usageDraft'>, res: GatewayHttpResponse, logger: AppLogger): void {
+  if (exception instanceof ClientAbortedError) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  const error = toGatewayError(exception, req);
+  if (req.usageDraft) req.usageDraft.errorType = error.type;
+  if (error.status >= 500 && !(exception instanceof GatewayError)) {
+    logger.error({ requestId: req.id, err: describe(exception) }, 'unhandled error');
+  }
+  sendError(res, dialectForPath(req.path), error, req.id);
 }
 
 export function toGatewayError(exception: unknown, req: Pick<GatewayHttpRequest, 'method' | 'path'>): GatewayError {

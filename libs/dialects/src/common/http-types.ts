@@ -3,8 +3,8 @@ import type { LimitState } from '@rosetta/limits';
 import type { UsageDraft } from '@rosetta/usage';
 
 /**
- * The few HTTP members the dialect layer needs, so controllers depend on these rather than on
- * Express types (streaming needs raw writes; nothing else does).
+ * The few HTTP members the dialect layer needs, so handlers depend on these rather than on
+ * Express types: node's own ServerResponse satisfies GatewayHttpResponse, and so does Express's.
  */
 export interface GatewayHttpRequest {
   id: string;
@@ -25,14 +25,21 @@ export interface GatewayHttpResponse {
   headersSent: boolean;
   writableEnded: boolean;
   destroyed: boolean;
-  status(code: number): this;
   setHeader(name: string, value: string | number | readonly string[]): this;
   getHeader(name: string): unknown;
-  json(body: unknown): this;
   write(chunk: string): boolean;
   end(chunk?: string): this;
   flushHeaders(): void;
   on(event: 'close' | 'drain' | 'finish', listener: () => void): this;
   once(event: 'close' | 'drain' | 'finish', listener: () => void): this;
   off(event: 'close' | 'drain' | 'finish', listener: () => void): this;
+}
+
+/** Writes a whole JSON response: status, content type and length, one write. */
+export function sendJson(res: GatewayHttpResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
 }

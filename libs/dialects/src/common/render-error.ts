@@ -2,7 +2,7 @@ import type { GatewayError, ProtocolId } from '@rosetta/canonical';
 import { renderAnthropicMessagesError } from '@rosetta/protocols/anthropic-messages';
 import { renderGeminiError } from '@rosetta/protocols/gemini';
 import { renderOpenAIChatError } from '@rosetta/protocols/openai-chat';
-import type { GatewayHttpResponse } from './http-types';
+import { sendJson, type GatewayHttpResponse } from './http-types';
 
 const RENDERERS: Record<ProtocolId, (error: GatewayError, requestId: string) => Record<string, unknown>> = {
   openai: renderOpenAIChatError,
@@ -27,5 +27,5 @@ export function sendError(res: GatewayHttpResponse, dialect: ProtocolId, error: 
   }
   // Tell the official SDKs not to retry what a retry cannot fix.
   if (error.status < 500 && error.status !== 429 && error.status !== 408) res.setHeader('x-should-retry', 'false');
-  res.status(error.status).json(renderErrorBody(dialect, error, requestId));
+  sendJson(res, error.status, renderErrorBody(dialect, error, requestId));
 }

@@ -1,7 +1,7 @@
 import type { CanonicalRequest, CanonicalResponse, ProtocolId, TranslationWarning } from '@rosetta/canonical';
 import type { ChatService, ServedMeta } from '@rosetta/routing';
 import { callContext } from './call-context';
-import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
+import { sendJson, type GatewayHttpRequest, type GatewayHttpResponse } from './http-types';
 import { writeRoutingHeaders } from './routing-headers';
 import { writeEventStream, type StreamFraming } from './write-event-stream';
 
@@ -31,7 +31,7 @@ export async function serveChat(
   if (!request.stream) {
     const outcome = await chat.complete(request, ctx);
     writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
-    res.status(200).json(encoding.response(outcome.response, outcome.meta));
+    sendJson(res, 200, encoding.response(outcome.response, outcome.meta));
     return;
   }
   const outcome = await chat.stream(request, ctx);

@@ -14,7 +14,7 @@ export interface StreamFraming {
  * when the socket is full we wait for `drain`, which holds back the upstream read in turn.
  */
 export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIterable<StreamEvent>, framing: StreamFraming): Promise<void> {
-  res.status(200);
+  res.statusCode = 200;
   res.setHeader('content-type', framing.contentType);
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('x-accel-buffering', 'no');

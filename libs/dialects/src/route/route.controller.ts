@@ -4,10 +4,8 @@ import { convertAnthropicMessagesRequest } from '@rosetta/protocols/anthropic-me
 import { convertGeminiRequest, normalizeGeminiRequest } from '@rosetta/protocols/gemini';
 import { convertOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
 import { RoutingService } from '@rosetta/routing';
-import { validateBody } from '@rosetta/platform';
 import type { GatewayHttpRequest } from '../common/http-types';
-import { RoutingFieldsDto } from '../common/routing-fields.dto';
-import { isPlainObject } from '../common/validators';
+import { checkRoutingFields, requireObjectBody } from '../common/request-validation';
 
 const DIALECTS: readonly ProtocolId[] = ['openai', 'anthropic', 'gemini'];
 
@@ -24,11 +22,11 @@ export class RouteController {
   @Post('route')
   @HttpCode(200)
   explain(@Req() req: GatewayHttpRequest, @Query('dialect') dialect?: string): Record<string, unknown> {
-    if (!isPlainObject(req.body)) throw GatewayError.invalidRequest('The request body must be a JSON object');
-    validateBody(RoutingFieldsDto, req.body);
+    const body = requireObjectBody(req.body);
+    checkRoutingFields(body);
     const chosen = dialect ?? guessDialect(req);
     if (!DIALECTS.includes(chosen as ProtocolId)) throw GatewayError.invalidRequest(`dialect must be one of ${DIALECTS.join(', ')}`, 'dialect');
-    const request = decode(chosen as ProtocolId, req.body);
+    const request = decode(chosen as ProtocolId, body);
     return { dialect: chosen, ...this.routing.explain(request, { knob: req.apiKey?.routeKnob }) };
   }
 }
