@@ -1,3 +1,4 @@
+import type { AbortWatch } from './abort-line';
 import { GatewayError } from '@rosetta/canonical';
 import { Agent, errors, request, type Dispatcher } from 'undici';
 import type { UpstreamTimeoutsMs } from './provider-adapter';
@@ -29,7 +30,7 @@ export class HttpTransport {
     url: string,
     headers: Record<string, string>,
     body: unknown,
-    options: { signal: AbortSignal; timeouts: UpstreamTimeoutsMs; dispatcher?: Dispatcher },
+    options: { signal: AbortWatch; timeouts: UpstreamTimeoutsMs; dispatcher?: Dispatcher },
   ): Promise<UpstreamResponse> {
     try {
       const res = await request(url, {
@@ -54,7 +55,7 @@ export class HttpTransport {
 }
 
 /** Maps undici and abort failures to gateway errors; a client abort is re-thrown as is. */
-export function translateTransportError(error: unknown, signal?: AbortSignal): unknown {
+export function translateTransportError(error: unknown, signal?: Pick<AbortWatch, 'aborted' | 'reason'>): unknown {
   if (error instanceof GatewayError) return error;
   if (signal?.aborted) {
     const reason: unknown = signal.reason;

@@ -1,3 +1,4 @@
+export * from './abort-line';
 export * from './provider-adapter';
 export * from './http-transport';
 export * from './upstream-error';

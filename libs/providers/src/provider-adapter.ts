@@ -1,3 +1,4 @@
+import type { AbortWatch } from './abort-line';
 import type { CanonicalRequest, CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 export interface UpstreamTimeoutsMs {
@@ -30,7 +31,7 @@ export interface UpstreamCall {
   request: CanonicalRequest;
   target: UpstreamTarget;
   /** Aborted when the client goes away or the total time-out passes. */
-  signal: AbortSignal;
+  signal: AbortWatch;
   requestId: string;
 }
 

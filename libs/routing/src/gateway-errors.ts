@@ -1,5 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
-import { translateTransportError } from '@rosetta/providers';
+import { translateTransportError, type AbortWatch } from '@rosetta/providers';
 
 /** Thrown (and swallowed by controllers) when the client went away: there is no one to answer. */
 export class ClientAbortedError extends Error {
@@ -9,7 +9,7 @@ export class ClientAbortedError extends Error {
   }
 }
 
-export function toGatewayError(error: unknown, signal?: AbortSignal): GatewayError {
+export function toGatewayError(error: unknown, signal?: Pick<AbortWatch, 'aborted' | 'reason'>): GatewayError {
   const translated = translateTransportError(error, signal);
   if (translated instanceof GatewayError) return translated;
   return new GatewayError('api_error', 'Internal error while calling the upstream');

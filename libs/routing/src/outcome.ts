@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
+import type { AbortWatch } from '@rosetta/providers';
 import type { TokenPricing, UsageDraft } from '@rosetta/usage';
 
 /** What served the request: surfaced as x-rosetta-* headers and recorded for usage. */
@@ -30,7 +31,7 @@ export interface StreamOutcome {
 export interface CallContext {
   requestId: string;
   /** Aborted when the client disconnects. */
-  signal: AbortSignal;
+  signal: AbortWatch;
   /** The caller's key (its plan sets the token budget); absent for unauthenticated internal calls. */
   key?: ApiKeyRecord;
   /** What the request-rate guard found, so the token headers join the request headers. */

@@ -1,3 +1,4 @@
+import type { AbortWatch } from '@rosetta/providers';
 import type { GatewayError } from '@rosetta/canonical';
 
 /** Retries of the same endpoint before falling back to the next one. */
@@ -22,15 +23,15 @@ export function isEndpointFailure(error: GatewayError): boolean {
   return error.status === 429 || error.status >= 500;
 }
 
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortWatch): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done(): void {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      signal.off('abort', done);
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
+    signal.once('abort', done);
   });
 }

@@ -1,4 +1,5 @@
 import type { StreamEvent } from '@rosetta/canonical';
+import type { AbortWatch } from '@rosetta/providers';
 import { toGatewayError } from './gateway-errors';
 
 export interface StreamReport {
@@ -30,8 +31,8 @@ export async function* relayStream(
   iterator: AsyncIterator<StreamEvent>,
   opts: {
     model: string;
-    signal: AbortSignal;
-    clientSignal: AbortSignal;
+    signal: AbortWatch;
+    clientSignal: AbortWatch;
     startedAt: number;
     firstEventAt: number;
     report(r: StreamReport): void;

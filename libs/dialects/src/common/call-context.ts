@@ -1,4 +1,5 @@
 import { dialectForPath } from '@rosetta/platform';
+import { AbortLine } from '@rosetta/providers';
 import type { CallContext } from '@rosetta/routing';
 import type { UsageDraft } from '@rosetta/usage';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
@@ -8,19 +9,19 @@ import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
  * usage-ledger draft that `onClose` receives once the response is over, whatever happened.
  */
 export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
-  const controller = new AbortController();
+  const signal = new AbortLine();
   const usage: UsageDraft = { requestId: req.id, apiKeyId: req.apiKey?.id, dialect: dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
   req.usageDraft = usage;
   res.on('close', () => {
     if (!res.writableEnded) {
-      controller.abort();
+      signal.abort();
       usage.errorType ??= 'client_disconnected';
     }
     onClose?.(usage, res.statusCode);
   });
   return {
     requestId: req.id,
-    signal: controller.signal,
+    signal,
     key: req.apiKey,
     usage,
     rateLimit: req.rateLimit,
