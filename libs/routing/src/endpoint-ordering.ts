@@ -44,8 +44,10 @@ function byOrder(candidates: Candidate[], order: string[], stats: (key: string) 
 }
 
 function balanced(candidates: Candidate[], stats: (key: string) => EndpointStatsView, random: () => number): Candidate[] {
-  const healthy = candidates.filter((c) => stats(c.key).status === 0);
-  const degraded = candidates.filter((c) => stats(c.key).status !== 0);
+  if (candidates.length <= 1) return candidates;
+  const healthy: Candidate[] = [];
+  const degraded: Candidate[] = [];
+  for (const c of candidates) (stats(c.key).status === 0 ? healthy : degraded).push(c);
   return [...weightedShuffle(healthy, random), ...weightedShuffle(degraded, random)];
 }
 

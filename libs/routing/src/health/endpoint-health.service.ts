@@ -226,9 +226,25 @@ export class EndpointHealthService implements OnModuleInit, OnModuleDestroy {
     return info.state === 'closed' || (info.state === 'half-open' && !info.probeInFlight);
   }
 
+  /** The status now; the percentiles only when read (ordering by status alone needs none). */
   view(endpoint: string): { status: EndpointStatus; throughputP50: number | null; latencyP50: number | null; ttftP50: number | null; uptime: number | null } {
-    const stats = this.stats(endpoint);
-    return { status: this.status(endpoint), throughputP50: stats.throughputP50, latencyP50: stats.latencyP50, ttftP50: stats.ttftP50, uptime: stats.uptimePct };
+    let summary: HealthSummary | undefined;
+    const stats = (): HealthSummary => (summary ??= this.stats(endpoint));
+    return {
+      status: this.status(endpoint),
+      get throughputP50() {
+        return stats().throughputP50;
+      },
+      get latencyP50() {
+        return stats().latencyP50;
+      },
+      get ttftP50() {
+        return stats().ttftP50;
+      },
+      get uptime() {
+        return stats().uptimePct;
+      },
+    };
   }
 
   /** Same as `record`. */
