@@ -43,10 +43,12 @@ export class ChatService {
       // A cascade already noted the tokens and cost of every model it activated.
       note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing, usage: cascaded ? undefined : outcome.response.usage });
       const used = cascaded ? ctx.usage?.usage : outcome.response.usage;
-      await reservation?.settle(used ? totalTokens(used) : promptTokens);
+      // Not awaited: the settle is queued on the limiter's Redis connection before anything a
+      // later request sends, so the order holds without a round trip before the answer.
+      void reservation?.settle(used ? totalTokens(used) : promptTokens);
       return outcome;
     } catch (error) {
-      await reservation?.settle(0);
+      void reservation?.settle(0);
       throw error;
     }
   }
@@ -61,7 +63,7 @@ export class ChatService {
       note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing });
       return { ...outcome, events: settleWhenDone(outcome.events, reservation, promptTokens, ctx.usage) };
     } catch (error) {
-      await reservation?.settle(0);
+      void reservation?.settle(0);
       throw error;
     }
   }
@@ -135,7 +137,7 @@ async function* settleWhenDone(
   } finally {
     const estimated = promptTokens + Math.ceil(outputChars / 4);
     if (draft && !draft.usage) draft.usage = { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
-    await reservation?.settle(usage ?? estimated);
+    void reservation?.settle(usage ?? estimated);
   }
 }
 
