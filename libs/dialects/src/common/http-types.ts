@@ -29,7 +29,6 @@ export interface GatewayHttpResponse {
   getHeader(name: string): unknown;
   write(chunk: string): boolean;
   end(chunk?: string): this;
-  flushHeaders(): void;
   on(event: 'close' | 'drain' | 'finish', listener: () => void): this;
   once(event: 'close' | 'drain' | 'finish', listener: () => void): this;
   off(event: 'close' | 'drain' | 'finish', listener: () => void): this;

@@ -18,7 +18,8 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
   res.setHeader('content-type', framing.contentType);
   res.setHeader('cache-control', 'no-cache');
   res.setHeader('x-accel-buffering', 'no');
-  res.flushHeaders();
+  // No flushHeaders(): the first event is already in hand (the executor held it), so the head
+  // goes out with it in one write instead of two.
   if (framing.open) await write(res, framing.open);
   for await (const event of events) {
     if (res.destroyed) break;
