@@ -247,6 +247,29 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
     });
   });
 
+  it('answers a path variant the chat lane does not take (trailing slash) the same way, through Nest', async () => {
+    const call = (path: string, body: unknown, auth = `Bearer ${key}`) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const m = marker('variant');
+    const body = { model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: `Say hi ${m}` }] };
+    const [lane, nest] = await Promise.all([call('/v1/chat/completions', body), call('/v1/chat/completions/', body)]);
+    expect([lane.status, nest.status]).toEqual([200, 200]);
+    const [a, b] = (await Promise.all([lane.json(), nest.json()])) as Array<{ choices: Array<{ message: { content: string } }> }>;
+    expect(b.choices[0]!.message.content).toBe(a.choices[0]!.message.content);
+    expect(nest.headers.get('x-rosetta-model')).toBe('rosetta/gpt-4o-mini');
+    expect(nest.headers.get('x-ratelimit-limit-requests')).toBe(lane.headers.get('x-ratelimit-limit-requests'));
+    expect(upstreamRequests(m)).toHaveLength(2);
+
+    const invalid = { model: 'rosetta/gpt-4o-mini', messages: [{ role: 'robot', content: 'x' }] };
+    const errors = await Promise.all([call('/v1/chat/completions', invalid), call('/v1/chat/completions/', invalid)]);
+    const [e1, e2] = (await Promise.all(errors.map((r) => r.json()))) as Array<{ error: Record<string, unknown> }>;
+    expect(errors.map((r) => r.status)).toEqual([400, 400]);
+    expect(e2!.error).toEqual(e1!.error);
+
+    const unauthenticated = await Promise.all([call('/v1/chat/completions', body, 'Bearer nope'), call('/v1/chat/completions/', body, 'Bearer nope')]);
+    expect(unauthenticated.map((r) => r.status)).toEqual([401, 401]);
+  });
+
   describe('upstream failures', () => {
     it('maps an upstream 500 to 502 upstream_error without leaking the operator key or URL', async () => {
       const m = marker('boom');
