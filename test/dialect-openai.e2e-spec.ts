@@ -255,7 +255,7 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
     const [lane, nest] = await Promise.all([call('/v1/chat/completions', body), call('/v1/chat/completions/', body)]);
     expect([lane.status, nest.status]).toEqual([200, 200]);
     const [a, b] = (await Promise.all([lane.json(), nest.json()])) as Array<{ choices: Array<{ message: { content: string } }> }>;
-    expect(b.choices[0]!.message.content).toBe(a.choices[0]!.message.content);
+    expect(b!.choices[0]!.message.content).toBe(a!.choices[0]!.message.content);
     expect(nest.headers.get('x-rosetta-model')).toBe('rosetta/gpt-4o-mini');
     expect(nest.headers.get('x-ratelimit-limit-requests')).toBe(lane.headers.get('x-ratelimit-limit-requests'));
     expect(upstreamRequests(m)).toHaveLength(2);
