@@ -1,4 +1,4 @@
-import { readJsonBody, sendError, type GatewayHttpResponse } from '@rosetta/dialects';
+import { readJsonBody, sendError, toGatewayError, type GatewayHttpResponse } from '@rosetta/dialects';
 import { dialectForPath, logAccess, resolveRequestId, type AppLogger } from '@rosetta/platform';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -29,7 +29,10 @@ export function jsonBodyMiddleware(limitBytes: number) {
         req.body = body;
         next();
       },
-      (error: unknown) => sendError(res as unknown as GatewayHttpResponse, dialectForPath(req.path), error as never, (req as Request & { id: string }).id),
+      (error: unknown) => {
+        const id = (req as Request & { id: string }).id;
+        sendError(res as unknown as GatewayHttpResponse, dialectForPath(req.path), toGatewayError(error, req), id);
+      },
     );
   };
 }

@@ -1,9 +1,9 @@
+import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
-  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString,
-  checkStringArray, invalid, isPlainObject, required, requireObjectBody, type JsonObject,
+  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required, requireObjectBody,
 } from '../common/request-validation';
 
-const isBlocks = (v: unknown): boolean => Array.isArray(v) && v.every((b) => isPlainObject(b) && typeof b['type'] === 'string');
+const isBlocks = (v: unknown): boolean => Array.isArray(v) && v.every((b) => isRecord(b) && typeof b['type'] === 'string');
 const isContent = (v: unknown): boolean => typeof v === 'string' || isBlocks(v);
 
 function checkMessage(message: JsonObject, path: string): void {
@@ -15,7 +15,7 @@ function checkMessage(message: JsonObject, path: string): void {
 function checkTool(tool: JsonObject, path: string): void {
   checkString(required(tool, 'name', path), at(path, 'name'));
   checkString(tool['type'], at(path, 'type'));
-  if ((tool['type'] === undefined || tool['type'] === 'custom') && !isPlainObject(tool['input_schema'])) invalid(at(path, 'input_schema'), 'must be an object');
+  if ((tool['type'] === undefined || tool['type'] === 'custom') && !isRecord(tool['input_schema'])) invalid(at(path, 'input_schema'), 'must be an object');
 }
 
 /** The body shared by /v1/messages and /v1/messages/count_tokens. */

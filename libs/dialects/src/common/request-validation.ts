@@ -1,4 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
+import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 
 /**
  * Hand-written request checks for the chat bodies (the hot path): the first problem becomes a 400
@@ -6,10 +7,6 @@ import { GatewayError } from '@rosetta/canonical';
  * fields are checked; everything else passes through untouched. Every optional check accepts
  * `null` and `undefined`.
  */
-export type JsonObject = Record<string, unknown>;
-
-export const isPlainObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export const isStringOrStringArray = (v: unknown, max = Infinity): boolean =>
   typeof v === 'string' || (Array.isArray(v) && v.length <= max && v.every((s) => typeof s === 'string'));
 
@@ -18,7 +15,7 @@ export function invalid(path: string, detail: string): never {
 }
 
 export function requireObjectBody(body: unknown, what = 'request body'): JsonObject {
-  if (!isPlainObject(body)) throw GatewayError.invalidRequest(`The ${what} must be a JSON object`);
+  if (!isRecord(body)) throw GatewayError.invalidRequest(`The ${what} must be a JSON object`);
   return body;
 }
 
@@ -46,7 +43,7 @@ export function checkBoolean(value: unknown, path: string): void {
 }
 
 export function checkObject(value: unknown, path: string): void {
-  if (!absent(value) && !isPlainObject(value)) invalid(path, 'must be an object');
+  if (!absent(value) && !isRecord(value)) invalid(path, 'must be an object');
 }
 
 /** A finite number within [min, max] (either bound optional); integers only when `integer`. */
@@ -85,7 +82,7 @@ export function checkArray(value: unknown, path: string, item?: (value: unknown,
 /** A nested object whose members `members` checks; absent is fine unless the caller required it. */
 export function checkNested(value: unknown, path: string, members: (object: JsonObject, path: string) => void): void {
   if (absent(value)) return;
-  if (!isPlainObject(value)) invalid(path, 'must be an object');
+  if (!isRecord(value)) invalid(path, 'must be an object');
   members(value, path);
 }
 

@@ -5,7 +5,8 @@ import { RegistryService, type RegistryModel } from '@rosetta/registry';
 import { RoutingService } from '@rosetta/routing';
 import { ChatEndpoints } from '../chat-endpoints.service';
 import { sendJson, type GatewayHttpRequest, type GatewayHttpResponse } from '../common/http-types';
-import { isPlainObject, requireObjectBody } from '../common/request-validation';
+import { isRecord } from '@rosetta/protocols/common';
+import { requireObjectBody } from '../common/request-validation';
 import { parseGeminiModelPath } from './gemini-model-path';
 import { validateGeminiGenerateContentRequest } from './gemini.validate';
 
@@ -40,7 +41,7 @@ export class GeminiController {
 
   /** `{contents}` or `{generateContentRequest: {...}}`, answered with a tokenizer estimate. */
   private countTokens(body: Record<string, unknown>, model: string): Record<string, unknown> {
-    const inner = validateGeminiGenerateContentRequest(isPlainObject(body['generateContentRequest']) ? body['generateContentRequest'] : body);
+    const inner = validateGeminiGenerateContentRequest(isRecord(body['generateContentRequest']) ? body['generateContentRequest'] : body);
     const { value: request } = convertGeminiRequest({ body: inner, model, stream: false });
     this.routing.resolveModels(request);
     return { totalTokens: estimatePromptTokens(request) };

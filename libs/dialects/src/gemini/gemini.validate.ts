@@ -1,12 +1,12 @@
+import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
-  at, checkArray, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray,
-  invalid, isPlainObject, required, type JsonObject,
+  at, checkArray, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required,
 } from '../common/request-validation';
 
 function checkContent(content: JsonObject, path: string): void {
   checkOneOf(content['role'], at(path, 'role'), ['user', 'model', 'function'], "must be 'user' or 'model'");
   const parts = required(content, 'parts', path);
-  if (!Array.isArray(parts) || !parts.every(isPlainObject)) invalid(at(path, 'parts'), 'must be an array of part objects');
+  if (!Array.isArray(parts) || !parts.every(isRecord)) invalid(at(path, 'parts'), 'must be an array of part objects');
 }
 
 /** Dialect C request, after snake_case members were normalised to camelCase. */

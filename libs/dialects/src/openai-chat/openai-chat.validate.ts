@@ -1,6 +1,6 @@
+import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
-  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, invalid,
-  isPlainObject, isStringOrStringArray, required, requireObjectBody, type JsonObject,
+  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, invalid, isStringOrStringArray, required, requireObjectBody,
 } from '../common/request-validation';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
@@ -10,7 +10,7 @@ const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 function checkContent(message: JsonObject, path: string): void {
   const content = message['content'];
   if (typeof content === 'string') return;
-  if (content === null || content === undefined ? message['role'] === 'assistant' : Array.isArray(content) && content.every((p) => isPlainObject(p) && typeof p['type'] === 'string' && PART_TYPES.includes(p['type']))) return;
+  if (content === null || content === undefined ? message['role'] === 'assistant' : Array.isArray(content) && content.every((p) => isRecord(p) && typeof p['type'] === 'string' && PART_TYPES.includes(p['type']))) return;
   invalid(at(path, 'content'), `must be a string or an array of content parts (${PART_TYPES.join(', ')}); null only for assistant messages`);
 }
 
@@ -44,11 +44,11 @@ function checkTool(tool: JsonObject, path: string): void {
 }
 
 const isToolChoice = (v: unknown): boolean =>
-  v === undefined || v === null || (typeof v === 'string' && ['none', 'auto', 'required'].includes(v)) || (isPlainObject(v) && typeof v['type'] === 'string');
+  v === undefined || v === null || (typeof v === 'string' && ['none', 'auto', 'required'].includes(v)) || (isRecord(v) && typeof v['type'] === 'string');
 
 const isResponseFormat = (v: unknown): boolean =>
   v === undefined || v === null ||
-  (isPlainObject(v) && ['text', 'json_object', 'json_schema'].includes(v['type'] as string) && (v['type'] !== 'json_schema' || isPlainObject(v['json_schema'])));
+  (isRecord(v) && ['text', 'json_object', 'json_schema'].includes(v['type'] as string) && (v['type'] !== 'json_schema' || isRecord(v['json_schema'])));
 
 /** Dialect A request: the documented fields are checked; everything else passes through untouched. */
 export function validateOpenAIChatRequest(raw: unknown): JsonObject {
