@@ -40,5 +40,6 @@ export {
 } from './artefact';
 export { DEFAULT_KNOB, DEFAULT_MODE, fitRouter, type FitOptions } from './fit-router';
 export { evaluate, routeRow, summarise, type EvalReport } from './evaluate';
+export { routingCeiling, type CeilingOptions, type CeilingPoint, type CeilingReport } from './ceiling';
 export { DEFAULT_CV_SEED, crossValidate, type CrossValidationOptions } from './cross-validation';
 export { mulberry32, stratifiedFolds } from './rng';

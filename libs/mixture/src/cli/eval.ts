@@ -3,11 +3,14 @@
  * `npm run router:eval -- --train <csv...> --test <csv...> [--json] [--knobs 0,0.1,…,1] [--mode single|cascade]`
  * `npm run router:eval -- --cv <k> <csv...> [--seed n] [--json] …` (k-fold, stratified by task)
  * `npm run router:eval -- --artefact <path> --test <csv...>` (evaluate a fitted artefact)
+ * `npm run router:eval -- --ceiling <csv...> [--depth n] [--json]` (what any response-reading
+ *   router could reach on these rows, chosen in-sample: see ceiling.ts)
  * The models in the files are the candidates; the router sees only the prompt text.
  */
 import { fitRouter, loadArtefact } from '../artefact';
 import { loadMtBench } from '../category-classifier';
 import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
+import { type CeilingReport, routingCeiling } from '../ceiling';
 import { type EvalReport, evaluate } from '../evaluate';
 import { loadRouterBench } from '../load-routerbench';
 import type { RouteMode } from '../types';
@@ -17,6 +20,7 @@ const USAGE = [
   'usage: router:eval -- --train <csv...> --test <csv...> [--json] [--knobs 0,0.1,...,1] [--mode single|cascade] [--mt-bench question.jsonl]',
   '       router:eval -- --cv <k> <csv...> [--seed n] [--json] [--knobs ...] [--mode ...]',
   '       router:eval -- --artefact <path> --test <csv...> [--json] [--knobs ...] [--mode ...]',
+  '       router:eval -- --ceiling <csv...> [--depth n] [--json]',
 ].join('\n');
 
 const pct = (x: number): string => (x * 100).toFixed(2) + '%';
@@ -42,9 +46,32 @@ function printTable(r: EvalReport, title: string): void {
   for (const s of [...r.singles].sort((a, b) => b.accuracy - a.accuracy)) out(`  ${pad(s.model, 40)}${pad(pct(s.accuracy), 11)}${money(s.cost_usd)}`);
 }
 
+function printCeiling(r: CeilingReport, files: string[]): void {
+  out(`in-sample ceiling of routers that read up to ${r.depth} answers per prompt, on ${files.join(', ')}`);
+  out(`rows ${r.rows}; strongest single model ${r.strongest.model}: ${pct(r.strongest.accuracy)} at ${money(r.strongest.cost_usd)}`);
+  out(`at ${pct(r.at_cost_share.cost_share)} of its cost (${money(r.at_cost_share.cost_usd)}): at most ${pct(r.at_cost_share.accuracy)}`);
+  const need = r.cost_share_at_strongest_accuracy;
+  out(`its accuracy needs at least ${need === null ? 'more than its own cost' : pct(need) + ' of its cost'}`);
+  out();
+  out('cost          accuracy   (hull of all tasks)');
+  for (const p of r.frontier) out(`${pad(money(p.cost_usd), 14)}${pct(p.accuracy)}`);
+  for (const t of r.tasks) {
+    out();
+    out(`${t.task} (${t.rows} rows; ${r.strongest.model} ${pct(t.strongest_accuracy)} at ${money(t.strongest_cost_usd)})`);
+    for (const p of t.frontier) out(`  ${pad(money(p.cost_usd), 14)}${pct(p.accuracy)}`);
+  }
+}
+
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   if (has(args, 'help')) return out(USAGE);
+  if (has(args, 'ceiling')) {
+    const files = [...flagList(args, 'ceiling'), ...args.positional];
+    if (files.length === 0) throw new Error('--ceiling needs CSV files\n' + USAGE);
+    const depthText = flag(args, 'depth');
+    const report = routingCeiling(loadRouterBench(files), { depth: depthText === undefined ? undefined : Number(depthText) });
+    return has(args, 'json') ? out(JSON.stringify(report)) : printCeiling(report, files);
+  }
   const knobs = parseKnobs(flag(args, 'knobs'));
   const mode = flag(args, 'mode');
   if (mode !== undefined && mode !== 'single' && mode !== 'cascade') throw new Error('--mode: single or cascade');
