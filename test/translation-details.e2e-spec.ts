@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import type { RunningSimulator } from '../apps/simulator/src';
+import { AnthropicDriver } from './support/dialect-clients';
 import type { GatewayProcess } from './support/gateway-process';
 import { startStack, type Stack } from './support/stack';
 
@@ -115,6 +116,23 @@ describe('translation details', () => {
       expect(body).not.toHaveProperty('provider_zdr');
       expect(upstreamRequest(m).headers['x-goog-api-key']).toBe('gemini-operator-000000');
     });
+  });
+
+  it('dialect B: a tool loop that switches from Gemini to Anthropic with thinking on completes without thinking', async () => {
+    const driver = new AnthropicDriver(gateway.url, key);
+    const m = marker('switch');
+    sim.script({ match: m, reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] } });
+    const first = await driver.startTool('rosetta/gemini-2.5-flash', `Weather in Oslo? ${m}`, { stream: false, thinking: true });
+    expect(first.calls.map((c) => c.name)).toEqual(['get_weather']);
+    expect(first.reply.thinking).not.toBe('');
+    const final = await driver.finishTool('rosetta/claude-haiku-4-5', { temp_c: -3 }, { stream: true, thinking: true });
+    expect(final.finish).toBe('end_turn');
+    expect(upstreamRequest(m).path).toMatch(/\/v1\/messages$/);
+    const body = upstreamBody(m);
+    // Gemini's reasoning cannot go to Anthropic; without it the tool turn is unsigned, so thinking is off.
+    expect(body['thinking']).toEqual({ type: 'disabled' });
+    const assistant = (body['messages'] as Array<{ role: string; content: Array<{ type: string }> }>)[1]!;
+    expect(assistant.content.map((b) => b.type)).not.toContain('thinking');
   });
 
   describe('finish reasons and limits, mapped faithfully', () => {

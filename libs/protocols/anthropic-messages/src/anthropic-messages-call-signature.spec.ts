@@ -164,6 +164,34 @@ describe('a foreign tool-call signature through dialect B', () => {
       expect(body).toEqual(snapshot);
     });
 
+    it('turns thinking off on the fast path too when the last tool turn is left without signed thinking', () => {
+      const { value, warnings } = encode(convertAnthropicMessagesRequest({ body: historyBody(EXPECTED_CONTENT, thinking) }).value);
+      expect(value['thinking']).toEqual({ type: 'disabled' });
+      expect(warnings).toEqual([
+        { feature: 'thinking', message: 'The last tool-calling turn has no Anthropic-signed thinking, which Anthropic requires; thinking disabled.' },
+      ]);
+    });
+
+    it('leaves thinking on for a fast-path tool turn that starts with Anthropic-signed or redacted thinking', () => {
+      for (const first of [{ type: 'thinking', thinking: 'plan', signature: 'EqQBnative' }, { type: 'redacted_thinking', data: 'EmwKAhgB' }]) {
+        const content = [first, ...EXPECTED_CONTENT.filter((block) => block !== CARRIER)];
+        const { value, warnings } = encode(convertAnthropicMessagesRequest({ body: historyBody(content, thinking) }).value);
+        expect(value['thinking']).toEqual(thinking.thinking);
+        expect((value['messages'] as { content: unknown[] }[])[1]?.content).toEqual(content);
+        expect(warnings).toEqual([]);
+      }
+    });
+
+    it('leaves a fast-path body alone when thinking is off or the last assistant turn calls no tool', () => {
+      const off = encode(convertAnthropicMessagesRequest({ body: historyBody(EXPECTED_CONTENT) }).value);
+      expect(off.value['thinking']).toBeUndefined();
+      const body = historyBody(EXPECTED_CONTENT, thinking);
+      (body['messages'] as unknown[]).push({ role: 'assistant', content: [{ type: 'text', text: 'It is 18C.' }] }, { role: 'user', content: 'Thanks' });
+      const later = encode(convertAnthropicMessagesRequest({ body }).value);
+      expect(later.value['thinking']).toEqual(thinking.thinking);
+      expect(later.warnings).toEqual([]);
+    });
+
     it('does not count as signed thinking on the canonical path, so thinking is turned off', () => {
       const { passthrough: _passthrough, ...request } = convertAnthropicMessagesRequest({ body: historyBody(EXPECTED_CONTENT, thinking) }).value;
       const { value, warnings } = encode(request);

@@ -14,10 +14,10 @@ import {
   type TranslationWarning,
 } from '@rosetta/canonical';
 import type { OutputConfig, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { compact } from '@rosetta/protocols/common';
+import { compact, isRecord } from '@rosetta/protocols/common';
 import { withoutForeignReasoning } from './anthropic-messages-call-signature';
 import { convertToAnthropicMessagesMessages } from './convert-to-anthropic-messages-messages';
-import { convertToAnthropicMessagesThinking } from './convert-to-anthropic-messages-thinking';
+import { UNSIGNED_TOOL_TURN_WARNING, convertToAnthropicMessagesThinking } from './convert-to-anthropic-messages-thinking';
 
 const JSON_ONLY_INSTRUCTION = 'Respond with a single valid JSON object and nothing else: no prose, no code fences.';
 
@@ -31,9 +31,7 @@ export function convertToAnthropicMessagesRequest({
   /** The output cap when the request names none: Anthropic requires one. */
   defaultMaxTokens: number;
 }): Converted<Record<string, unknown>> {
-  if (request.passthrough?.protocol === 'anthropic') {
-    return { value: forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), warnings: [] };
-  }
+  if (request.passthrough?.protocol === 'anthropic') return forwardPassthrough(request.passthrough.body, upstreamModel, request.stream);
   const conversation = convertToAnthropicMessagesMessages({ messages: request.messages });
   const { system, messages, unsignedToolTurn } = conversation.value;
   const generation = convertToAnthropicMessagesThinking({ request, defaultMaxTokens, unsignedToolTurn });
@@ -54,12 +52,38 @@ export function convertToAnthropicMessagesRequest({
   return { value: body, warnings };
 }
 
-function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Record<string, unknown> {
+function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Converted<Record<string, unknown>> {
   const body: Record<string, unknown> = { ...withoutForeignReasoning(original) };
   for (const name of ROUTING_FIELD_NAMES) delete body[name];
   body['model'] = upstreamModel;
   body['stream'] = stream;
-  return body;
+  const warnings: TranslationWarning[] = [];
+  // A session that switched models mid tool loop: once another provider's reasoning is taken out,
+  // the last tool-calling turn has no thinking Anthropic signed, and with thinking on Anthropic
+  // refuses the whole request. Answering without thinking is what the rebuilt path does too.
+  if (thinkingOn(body['thinking']) && lastToolTurnUnsigned(body['messages'])) {
+    body['thinking'] = { type: 'disabled' };
+    warnings.push(UNSIGNED_TOOL_TURN_WARNING);
+  }
+  return { value: body, warnings };
+}
+
+function thinkingOn(thinking: unknown): boolean {
+  return isRecord(thinking) && (thinking['type'] === 'enabled' || thinking['type'] === 'adaptive');
+}
+
+/** The last assistant turn calls a tool but does not start with (signed or redacted) thinking. */
+function lastToolTurnUnsigned(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message: unknown = messages[i];
+    if (!isRecord(message) || message['role'] !== 'assistant') continue;
+    const content = message['content'];
+    if (!Array.isArray(content) || !content.some((block) => isRecord(block) && block['type'] === 'tool_use')) return false;
+    const first: unknown = content[0];
+    return !isRecord(first) || (first['type'] !== 'thinking' && first['type'] !== 'redacted_thinking');
+  }
+  return false;
 }
 
 function nonEmpty<T>(items: T[]): T[] | undefined {

@@ -15,6 +15,12 @@ export interface AnthropicMessagesGeneration {
   top_k?: number;
 }
 
+/** Why thinking was switched off for a history Anthropic would otherwise refuse. */
+export const UNSIGNED_TOOL_TURN_WARNING: TranslationWarning = {
+  feature: 'thinking',
+  message: 'The last tool-calling turn has no Anthropic-signed thinking, which Anthropic requires; thinking disabled.',
+};
+
 const MIN_BUDGET = 1024;
 const MIN_TOP_P_WITH_THINKING = 0.95;
 const EFFORT_BUDGETS: Record<string, number> = {
@@ -52,10 +58,7 @@ function thinkingBudget(request: CanonicalRequest, unsignedToolTurn: boolean, wa
   const { thinking, toolChoice } = request;
   if (!thinking?.enabled) return undefined;
   if (unsignedToolTurn) {
-    warnings.push({
-      feature: 'thinking',
-      message: 'The last tool-calling turn has no Anthropic-signed thinking, which Anthropic requires; thinking disabled.',
-    });
+    warnings.push(UNSIGNED_TOOL_TURN_WARNING);
     return undefined;
   }
   if (toolChoice?.type === 'required' || toolChoice?.type === 'tool') {
