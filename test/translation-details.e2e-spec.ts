@@ -209,6 +209,21 @@ describe('translation details', () => {
       }
     });
 
+    it('a thinking budget reaches a reasoning Chat Completions model as an effort, and a non-reasoning one not at all', async () => {
+      const cases: Array<[string, string | undefined, string]> = [
+        ['rosetta/o4-mini', 'medium', 'reasoning_effort "medium"'],
+        ['rosetta/gpt-4o-mini', undefined, 'does not reason'],
+      ];
+      for (const [model, effort, warning] of cases) {
+        const m = marker('budget');
+        const { response } = await anthropic.messages
+          .create({ model, max_tokens: 8000, thinking: { type: 'enabled', budget_tokens: 4096 }, messages: [{ role: 'user', content: m }] })
+          .withResponse();
+        expect(upstreamBody(m)['reasoning_effort']).toBe(effort);
+        expect(response.headers.get('x-rosetta-warnings')).toContain(warning);
+      }
+    });
+
     it('a feature the upstream cannot honour is dropped with x-rosetta-warnings, or refused with provider_require_parameters', async () => {
       const m = marker('topk');
       const ok = await post('/v1/messages', { model: 'rosetta/gpt-4o-mini', max_tokens: 20, top_k: 5, messages: [{ role: 'user', content: m }] }, { 'anthropic-version': '2023-06-01' });

@@ -18,6 +18,8 @@ export interface UpstreamTarget {
   upstreamModel: string;
   /** The endpoint's output limit; a default for protocols that require max_tokens. */
   maxCompletionTokens?: number;
+  /** Whether the endpoint reasons (registry `reasoning`): decides how thinking settings translate. */
+  reasoning?: boolean;
   /** Set when the client asked for more output than this endpoint can give: clamp to it. */
   outputTokenCap?: number;
   timeouts: UpstreamTimeoutsMs;

@@ -117,6 +117,7 @@ export class RoutingService {
         apiKey: c.provider.apiKey!,
         upstreamModel: c.endpoint.upstreamModel,
         maxCompletionTokens: c.endpoint.maxCompletionTokens,
+        reasoning: c.endpoint.supportsReasoning,
         outputTokenCap: requested !== undefined && requested > room ? Math.max(1, room) : undefined,
         timeouts: this.config.timeouts,
       },

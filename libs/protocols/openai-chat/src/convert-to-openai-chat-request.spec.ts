@@ -68,5 +68,38 @@ describe('convertToOpenAIChatRequest', () => {
       const unset = convertToOpenAIChatRequest({ request: { ...base, thinking: { enabled: false } }, upstreamModel: 'gpt-4o-mini' });
       expect(unset).toEqual({ value: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }, warnings: [] });
     });
+
+    describe('thinking settings against what the endpoint can do', () => {
+      const base: CanonicalRequest = { model: 'rosetta/x', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false, routing: {} };
+      const encode = (thinking: CanonicalRequest['thinking'], reasoning?: boolean) =>
+        convertToOpenAIChatRequest({ request: { ...base, thinking }, upstreamModel: 'm', reasoning });
+
+      it('sends a token budget to a reasoning endpoint as the nearest effort, and says so', () => {
+        const efforts = [1024, 2048, 4096, 8192, 8193, 32000].map((budgetTokens) => encode({ enabled: true, budgetTokens }, true).value['reasoning_effort']);
+        expect(efforts).toEqual(['low', 'low', 'medium', 'medium', 'high', 'high']);
+        expect(encode({ enabled: true, budgetTokens: 4096 }, true).warnings).toEqual([
+          { feature: 'thinking', message: 'Chat Completions takes a reasoning effort, not a token budget; a budget of 4096 tokens was sent as reasoning_effort "medium".' },
+        ]);
+      });
+
+      it('drops thinking settings for an endpoint that does not reason, with a warning', () => {
+        const budget = encode({ enabled: true, budgetTokens: 4096 }, false);
+        expect(budget.value).not.toHaveProperty('reasoning_effort');
+        expect(budget.warnings).toEqual([{ feature: 'thinking', message: 'This model does not reason; the thinking budget was dropped.' }]);
+        const effort = encode({ enabled: true, effort: 'high' }, false);
+        expect(effort.value).not.toHaveProperty('reasoning_effort');
+        expect(effort.warnings).toEqual([{ feature: 'thinking', message: 'This model does not reason; reasoning_effort dropped.' }]);
+        // Turning reasoning off on a model that has none needs no word.
+        expect(encode({ enabled: false, effort: 'low' }, false)).toEqual({ value: { model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, warnings: [] });
+      });
+
+      it('forwards an explicit effort to a reasoning or unknown endpoint, and keeps the old budget rule when unknown', () => {
+        expect(encode({ enabled: true, effort: 'high' }, true).value['reasoning_effort']).toBe('high');
+        expect(encode({ enabled: true, effort: 'minimal' }).value['reasoning_effort']).toBe('minimal');
+        const unknown = encode({ enabled: true, budgetTokens: 4096 });
+        expect(unknown.value).not.toHaveProperty('reasoning_effort');
+        expect(unknown.warnings[0]?.message).toBe('Chat Completions takes a reasoning effort, not a token budget; the upstream default applies.');
+      });
+    });
   });
 });

@@ -25,9 +25,12 @@ import { compact, isRecord } from '@rosetta/protocols/common';
 export function convertToOpenAIChatRequest({
   request,
   upstreamModel,
+  reasoning,
 }: {
   request: CanonicalRequest;
   upstreamModel: string;
+  /** Whether the endpoint reasons (from the registry); undefined when unknown. */
+  reasoning?: boolean;
 }): Converted<Record<string, unknown>> {
   if (request.passthrough?.protocol === 'openai') {
     return { value: forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), warnings: [] };
@@ -52,7 +55,7 @@ export function convertToOpenAIChatRequest({
     presence_penalty: request.presencePenalty,
     n: request.candidateCount,
     response_format: request.responseFormat && toResponseFormat(request.responseFormat),
-    reasoning_effort: request.thinking && toReasoningEffort(request.thinking, warnings),
+    reasoning_effort: request.thinking && toReasoningEffort(request.thinking, reasoning, warnings),
     user: request.user,
     ...streamFields(request.stream),
   });
@@ -111,17 +114,36 @@ function toResponseFormat(format: ResponseFormat): ChatCompletionCreateParams['r
   };
 }
 
+/** Budgets up to these sizes read as these efforts (the inverse of the Anthropic side's table). */
+const BUDGET_EFFORTS: Array<[number, string]> = [
+  [2048, 'low'],
+  [8192, 'medium'],
+];
+
 /**
- * Only an explicit effort is forwarded: reasoning_effort makes non-reasoning models reject the
- * request, and a token budget (Anthropic, Gemini) has no faithful effort equivalent.
+ * The reasoning effort for the endpoint. An explicit effort is forwarded, except to an endpoint the
+ * registry knows does not reason (OpenAI refuses the field there). A token budget (Anthropic,
+ * Gemini) becomes the nearest effort when the endpoint reasons, and is dropped otherwise; each
+ * change is named in a warning.
  */
-function toReasoningEffort(thinking: ThinkingConfig, warnings: TranslationWarning[]): string | undefined {
-  if (thinking.effort !== undefined) return thinking.enabled ? thinking.effort : 'none';
-  if (thinking.enabled && thinking.budgetTokens !== undefined) {
-    warnings.push({
-      feature: 'thinking',
-      message: 'Chat Completions takes a reasoning effort, not a token budget; the upstream default applies.',
-    });
+function toReasoningEffort(thinking: ThinkingConfig, reasoning: boolean | undefined, warnings: TranslationWarning[]): string | undefined {
+  if (thinking.effort !== undefined) {
+    if (reasoning !== false) return thinking.enabled ? thinking.effort : 'none';
+    if (thinking.enabled) warnings.push({ feature: 'thinking', message: 'This model does not reason; reasoning_effort dropped.' });
+    return undefined;
   }
+  if (!thinking.enabled || thinking.budgetTokens === undefined) return undefined;
+  if (reasoning === true) {
+    const budget = thinking.budgetTokens;
+    const effort = BUDGET_EFFORTS.find(([upTo]) => budget <= upTo)?.[1] ?? 'high';
+    warnings.push({ feature: 'thinking', message: `Chat Completions takes a reasoning effort, not a token budget; a budget of ${budget} tokens was sent as reasoning_effort "${effort}".` });
+    return effort;
+  }
+  warnings.push({
+    feature: 'thinking',
+    message: reasoning === false
+      ? 'This model does not reason; the thinking budget was dropped.'
+      : 'Chat Completions takes a reasoning effort, not a token budget; the upstream default applies.',
+  });
   return undefined;
 }

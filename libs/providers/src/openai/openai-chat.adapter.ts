@@ -21,6 +21,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
     const { value: body, warnings } = clampOutputTokens('openai', requireHonoured(call.request, convertToOpenAIChatRequest({
       request: { ...call.request, stream: false },
       upstreamModel: call.target.upstreamModel,
+      reasoning: call.target.reasoning,
     })), call.target.outputTokenCap);
     const upstream = await this.post(call, body);
     return { response: convertOpenAIChatResponse({ body: await readJson(upstream) }), warnings };
@@ -30,6 +31,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
     const { value: body, warnings } = clampOutputTokens('openai', requireHonoured(call.request, convertToOpenAIChatRequest({
       request: { ...call.request, stream: true },
       upstreamModel: call.target.upstreamModel,
+      reasoning: call.target.reasoning,
     })), call.target.outputTokenCap);
     const response = await this.post(call, body);
     return { events: decodeChunks(parseOpenAIChatSSE(response.body), new OpenAIChatStreamDecoder(), [call.target.apiKey]), warnings };
