@@ -1,0 +1,106 @@
+/**
+ * The deployment files (docker-compose.yml, deploy/nginx.conf, deploy/kubernetes) against the
+ * gateway they deploy: every variable they set is one the gateway reads and the README documents,
+ * their values pass the real config loader, probes hit the real health routes, streams are not
+ * buffered, bodies up to BODY_LIMIT get through, and shutdown has time to drain.
+ * (Docker and a cluster cannot run here; these are the parts that drift silently.)
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '@rosetta/platform';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+const yaml = (path: string): any => parse(read(path));
+const DEFAULTS = loadConfig({});
+const README_VARS = new Set([...read('README.md').matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...(m[1] as string).matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1] as string)));
+
+/** `${NAME:?message}` / `${NAME:-default}` as compose would fill them for a valid deployment. */
+function composeValue(value: string): string {
+  return value.replace(/\$\{([A-Z_]+)(?::[?-]([^}]*))?\}/g, (_, name: string) => (name === 'ADMIN_TOKEN' ? 'change-me-please-0123' : ''));
+}
+
+describe('docker-compose.yml', () => {
+  const compose = yaml('docker-compose.yml');
+  const gateway = compose.services.gateway;
+
+  it('runs several gateway replicas behind an ingress, reachable only through it', () => {
+    expect(gateway.deploy.replicas).toBeGreaterThanOrEqual(2);
+    expect(gateway.ports).toBeUndefined();
+    expect(compose.services.ingress.ports).toEqual(['8080:8080']);
+    expect(compose.services.ingress.depends_on.gateway.condition).toBe('service_healthy');
+    const [source, target] = (compose.services.ingress.volumes[0] as string).split(':');
+    expect(existsSync(join(ROOT, source as string))).toBe(true);
+    expect(target).toBe('/etc/nginx/nginx.conf');
+  });
+
+  it('gives the gateway a configuration its loader accepts, shared Postgres and Redis, and time to drain', () => {
+    const env = Object.fromEntries(Object.entries(gateway.environment as Record<string, string>).map(([k, v]) => [k, composeValue(String(v))]));
+    for (const name of Object.keys(env)) expect(README_VARS).toContain(name);
+    const config = loadConfig(env);
+    expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(config.redisUrl).toBe('redis://redis:6379');
+    expect(parseInt(gateway.stop_grace_period, 10) * 1000).toBeGreaterThan(config.shutdownGraceMs);
+    expect(gateway.healthcheck.test.join(' ')).toContain('/readyz');
+  });
+});
+
+describe('deploy/nginx.conf', () => {
+  const conf = read('deploy/nginx.conf');
+  const directive = (name: string): string | undefined => new RegExp(`^\\s*${name}\\s+([^;]+);`, 'm').exec(conf)?.[1];
+
+  it('streams without buffering, past the gateway\'s own time-outs, to every replica', () => {
+    expect(directive('proxy_buffering')).toBe('off');
+    expect(parseInt(directive('proxy_read_timeout') ?? '0', 10) * 1000).toBeGreaterThanOrEqual(DEFAULTS.timeouts.totalMs);
+    expect(directive('proxy_pass')).toBe('http://$gateway');
+    expect(directive('set')).toBe('$gateway gateway:8080');
+    // A POST that reached a replica is never sent to a second one.
+    expect(directive('proxy_next_upstream')).not.toContain('non_idempotent');
+  });
+
+  it('lets bodies up to BODY_LIMIT through, so the gateway answers 413 in the client\'s dialect', () => {
+    const mib = parseInt(directive('client_max_body_size') ?? '0', 10);
+    expect(mib * 1024 ** 2).toBeGreaterThan(DEFAULTS.bodyLimitBytes);
+  });
+});
+
+describe('deploy/kubernetes', () => {
+  const kustomization = yaml('deploy/kubernetes/kustomization.yaml');
+  const docs = (kustomization.resources as string[]).flatMap((file) => parseAllDocuments(read(`deploy/kubernetes/${file}`)).map((d) => d.toJS()));
+  const of = (kind: string): any => docs.find((d) => d.kind === kind);
+  const deployment = of('Deployment');
+  const pod = deployment.spec.template.spec;
+  const container = pod.containers[0];
+
+  it('lists only files that exist', () => {
+    expect(docs.map((d) => d.kind).sort()).toEqual(['Deployment', 'Ingress', 'PodDisruptionBudget', 'Service']);
+  });
+
+  it('probes the real health routes on the port the gateway listens on', () => {
+    const port = Number(container.env.find((e: any) => e.name === 'PORT').value);
+    expect(container.ports).toEqual([{ name: 'http', containerPort: port }]);
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(of('Service').spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(of('Service').spec.ports[0].targetPort).toBe('http');
+    expect(of('PodDisruptionBudget').spec.minAvailable).toBeLessThan(deployment.spec.replicas);
+  });
+
+  it('waits out the pre-stop pause and the drain before killing a pod', () => {
+    const env = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
+    const secret = yaml('deploy/kubernetes/secret.example.yaml').stringData as Record<string, string>;
+    for (const name of [...Object.keys(env), ...Object.keys(secret)]) expect(README_VARS).toContain(name);
+    const config = loadConfig({ ...secret, ...env });
+    const [, seconds] = container.lifecycle.preStop.exec.command as [string, string];
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(Number(seconds) + config.shutdownGraceMs / 1000);
+    expect(container.envFrom[0].secretRef.name).toBe(yaml('deploy/kubernetes/secret.example.yaml').metadata.name);
+  });
+
+  it('has the ingress stream unbuffered with room for long answers and full-size bodies', () => {
+    const notes = of('Ingress').metadata.annotations as Record<string, string>;
+    expect(notes['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
+    expect(Number(notes['nginx.ingress.kubernetes.io/proxy-read-timeout']) * 1000).toBeGreaterThanOrEqual(DEFAULTS.timeouts.totalMs);
+    expect(parseInt(notes['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '0', 10) * 1024 ** 2).toBeGreaterThan(DEFAULTS.bodyLimitBytes);
+  });
+});
