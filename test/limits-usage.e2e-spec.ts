@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
-import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
 
 const OPENAI_PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
@@ -82,6 +82,41 @@ describe('plan limits across replicas, and the usage ledger', () => {
     expect((await adminCall(a, 'PUT', '/admin/plans/tiny', { rpm: 5, tpm: null })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     expect((await ask(b, key)).status).toBe(200);
+  });
+
+  it('GET /metrics shows this replica\'s requests, tokens, cost, refusals and circuits, behind the admin token', async () => {
+    const c = await startGateway(env());
+    others.push(c);
+    const { key } = await createKey(c, 'enterprise', { rpm: 2 });
+    const plain = (await (await ask(c, key)).json()) as any;
+    const streamed = await (await ask(c, key, { stream: true, stream_options: { include_usage: true } })).text();
+    const streamUsage = JSON.parse(streamed.split('\n').filter((l) => l.includes('"usage":{')).at(-1)!.slice(6)).usage;
+    expect((await ask(c, key)).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // rows close when the response ends
+
+    expect((await fetch(`${c.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${c.url}/metrics`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+    const res = await fetch(`${c.url}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain;.*version=0.0.4/);
+    const text = await res.text();
+    const value = (series: string): number => Number(text.split('\n').find((l) => l.startsWith(series + ' '))?.slice(series.length + 1) ?? NaN);
+    expect(value('rosetta_requests_total{dialect="openai",model="rosetta/gpt-4o-mini",provider="openai",status="200"}')).toBe(2);
+    expect(value('rosetta_tokens_total{model="rosetta/gpt-4o-mini",kind="input"}')).toBe(plain.usage.prompt_tokens + streamUsage.prompt_tokens);
+    expect(value('rosetta_tokens_total{model="rosetta/gpt-4o-mini",kind="output"}')).toBe(plain.usage.completion_tokens + streamUsage.completion_tokens);
+    const output = plain.usage.completion_tokens + streamUsage.completion_tokens;
+    const input = plain.usage.prompt_tokens + streamUsage.prompt_tokens;
+    expect(value('rosetta_cost_usd_total{model="rosetta/gpt-4o-mini"}')).toBeCloseTo(input * OPENAI_PRICE.prompt + output * OPENAI_PRICE.completion, 12);
+    expect(value('rosetta_rate_limited_total{limit="requests"}')).toBe(1);
+    expect(value('rosetta_request_duration_seconds_count{dialect="openai",streamed="true"}')).toBe(1);
+    expect(value('rosetta_time_to_first_token_seconds_count{dialect="openai"}')).toBe(1);
+    expect(value('rosetta_circuit_state{endpoint="openai/gpt-4o-mini"}')).toBe(0);
+    expect(value('rosetta_rate_limit_degraded')).toBe(0);
+    expect(value('rosetta_usage_ledger_dropped_rows')).toBe(0);
+    expect(value('process_resident_memory_bytes')).toBeGreaterThan(0);
+    // No secret: neither the caller's key nor the operator's upstream key.
+    expect(text).not.toContain(key.split('_')[2]!);
+    expect(text).not.toContain('sk-operator');
   });
 
   describe('usage ledger', () => {

@@ -8,11 +8,12 @@ import { AdminKeysController } from './admin-keys.controller';
 import { AdminPlansController } from './admin-plans.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminTokenService } from './admin-token.service';
+import { MetricsController } from './metrics.controller';
 import { SettingRepository } from './setting.repository';
 
 @Module({
   imports: [AuthModule, LimitsModule, RegistryModule],
-  controllers: [AdminKeysController, AdminPlansController, AdminRegistryController, AdminUsageController],
+  controllers: [AdminKeysController, AdminPlansController, AdminRegistryController, AdminUsageController, MetricsController],
   providers: [SettingRepository, AdminTokenService, AdminGuard],
 })
 export class AdminModule {}

@@ -5,4 +5,5 @@ export * from './access-log';
 export * from './dialect';
 export * from './validate-body';
 export * from './redis';
+export * from './metrics.service';
 export * from './platform.module';

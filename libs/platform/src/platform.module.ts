@@ -2,9 +2,10 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { RosettaConfig } from './config';
 import { ROSETTA_CONFIG } from './config';
 import { APP_LOGGER, type AppLogger } from './logger';
+import { MetricsService } from './metrics.service';
 import { REDIS_CLIENT, createRedisClient } from './redis';
 
-/** Configuration, the logger and the optional Redis client, available everywhere. */
+/** Configuration, the logger, the optional Redis client and the metrics, available everywhere. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -15,8 +16,9 @@ export class PlatformModule {
         { provide: ROSETTA_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
         { provide: REDIS_CLIENT, useFactory: () => (config.redisUrl ? createRedisClient(config.redisUrl, logger) : null) },
+        MetricsService,
       ],
-      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT],
+      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT, MetricsService],
     };
   }
 }

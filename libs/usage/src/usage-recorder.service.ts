@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
+import { Inject, Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_LOGGER, type AppLogger, type Counter, type Histogram, MetricsService } from '@rosetta/platform';
 import { toUsageRow, type UsageDraft, type UsageRow } from './usage-entry';
 import { UsageRepository } from './usage.repository';
 
@@ -19,11 +19,15 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   private flushing?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private dropped = 0;
+  private readonly meters?: UsageMeters;
 
   constructor(
     private readonly repository: UsageRepository,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
-  ) {}
+    @Optional() metrics?: MetricsService,
+  ) {
+    if (metrics) this.meters = usageMeters(metrics, () => this.metrics());
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
@@ -38,7 +42,9 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
 
   /** Closes a request's draft into a row; O(1), no I/O. */
   record(draft: UsageDraft, status: number): void {
-    this.pending.push(toUsageRow(draft, status));
+    const row = toUsageRow(draft, status);
+    this.pending.push(row);
+    if (this.meters) observe(this.meters, row);
     if (this.pending.length > MAX_BUFFERED) {
       this.dropped += this.pending.length - MAX_BUFFERED;
       this.pending.splice(0, this.pending.length - MAX_BUFFERED);
@@ -65,4 +71,39 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
       });
     return this.flushing;
   }
+}
+
+interface UsageMeters {
+  requests: Counter;
+  tokens: Counter;
+  cost: Counter;
+  latency: Histogram;
+  ttft: Histogram;
+}
+
+/** What every closed request adds to this replica's metrics (the ledger row, as counters). */
+function usageMeters(metrics: MetricsService, ledger: () => { pending: number; dropped: number }): UsageMeters {
+  metrics.gauge('rosetta_usage_ledger_pending_rows', 'Ledger rows waiting to be written to the database.', () => [{ value: ledger().pending }]);
+  metrics.gauge('rosetta_usage_ledger_dropped_rows', 'Ledger rows dropped because the database stayed unreachable.', () => [{ value: ledger().dropped }]);
+  return {
+    requests: metrics.counter('rosetta_requests_total', 'Chat requests by client dialect, served model, provider and HTTP status.', ['dialect', 'model', 'provider', 'status']),
+    tokens: metrics.counter('rosetta_tokens_total', 'Tokens by served model and kind (input, output, cached, reasoning).', ['model', 'kind']),
+    cost: metrics.counter('rosetta_cost_usd_total', 'Upstream cost in USD by served model.', ['model']),
+    latency: metrics.histogram('rosetta_request_duration_seconds', 'Chat request duration until the response ended.', ['dialect', 'streamed']),
+    ttft: metrics.histogram('rosetta_time_to_first_token_seconds', 'Time to the first streamed token.', ['dialect']),
+  };
+}
+
+function observe(m: UsageMeters, row: UsageRow): void {
+  const model = row.servedModel ?? row.requestedModel ?? '';
+  m.requests.inc([row.dialect, model, row.provider ?? '', String(row.status)]);
+  if (row.servedModel) {
+    m.tokens.inc([model, 'input'], row.inputTokens);
+    m.tokens.inc([model, 'output'], row.outputTokens);
+    m.tokens.inc([model, 'cached'], row.cachedTokens);
+    m.tokens.inc([model, 'reasoning'], row.reasoningTokens);
+    m.cost.inc([model], row.costUsd);
+  }
+  m.latency.observe([row.dialect, row.streamed ? 'true' : 'false'], row.latencyMs / 1000);
+  if (row.ttftMs !== null) m.ttft.observe([row.dialect], row.ttftMs / 1000);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ApiKeyRecord } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
-import { APP_LOGGER, ConfigError, REDIS_CLIENT, type AppLogger, type RedisClient } from '@rosetta/platform';
+import { APP_LOGGER, ConfigError, MetricsService, REDIS_CLIENT, type AppLogger, type Counter, type RedisClient } from '@rosetta/platform';
 import { PlanCacheService } from '../plan-cache.service';
 import { FailoverRateLimitStore, type FailoverMetrics, type RedisFailurePolicy } from './failover-rate-limit-store';
 import { MemoryRateLimitStore } from './memory-rate-limit-store';
@@ -57,13 +57,20 @@ export class RateLimitService {
   readonly store: RateLimitStore;
   readonly windowMs: number;
   private readonly failover?: FailoverRateLimitStore;
+  private readonly refused?: Counter;
 
   constructor(
     @Inject(REDIS_CLIENT) redis: RedisClient | null,
     private readonly plans: PlanCacheService,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     @Optional() @Inject(RATE_LIMIT_OPTIONS) options?: RateLimitOptions,
+    @Optional() metrics?: MetricsService,
   ) {
+    if (metrics) {
+      this.refused = metrics.counter('rosetta_rate_limited_total', 'Requests refused with 429, by the limit that refused them (requests or tokens).', ['limit']);
+      metrics.gauge('rosetta_rate_limit_redis_failures', 'Limiter calls to Redis that failed or timed out since start.', () => [{ value: this.metrics().failures }]);
+      metrics.gauge('rosetta_rate_limit_degraded', '1 while Redis is unreachable and limits follow RATE_LIMIT_REDIS_FAILURE.', () => [{ value: this.metrics().degraded ? 1 : 0 }]);
+    }
     const settings = { ...rateLimitOptionsFromEnv(), ...(options ?? {}) };
     this.windowMs = settings.windowMs ?? LIMIT_WINDOW_MS;
     if (redis) {
@@ -113,6 +120,7 @@ export class RateLimitService {
   admitRequest(key: ApiKeyRecord, requests: WindowResult | null, tokens?: WindowResult | null): LimitState {
     const state: LimitState = { plan: key.plan, requests, tokens };
     if (requests && !requests.allowed) {
+      this.refused?.inc(['requests']);
       throw new GatewayError('rate_limit_error', `Rate limit exceeded: ${requests.limit} requests per minute for plan ${key.plan}`, {
         code: 'rate_limit_exceeded',
         retryAfterMs: Math.max(1, requests.resetMs),
@@ -139,6 +147,7 @@ export class RateLimitService {
     const { reservationId, retryAfterMs: retry, ...window } = result;
     const state: LimitState = { ...base, tokens: window };
     if (!result.allowed || reservationId === undefined) {
+      this.refused?.inc(['tokens']);
       if (units > limits.tpm) {
         throw new GatewayError(
           'rate_limit_error',

@@ -84,6 +84,11 @@ export class CircuitBreaker {
     this.clock = options.clock ?? Date.now;
   }
 
+  /** The endpoints that have a circuit (every one that was called or reported). */
+  endpoints(): string[] {
+    return [...this.circuits.keys()];
+  }
+
   state(endpoint: string, now: number = this.clock()): BreakerState {
     const circuit = this.circuits.get(endpoint);
     if (!circuit || circuit.state === 'closed') return 'closed';

@@ -1,0 +1,45 @@
+import { MetricsService } from './metrics.service';
+
+describe('MetricsService', () => {
+  it('renders counters with escaped labels, summed per series', () => {
+    const metrics = new MetricsService();
+    const c = metrics.counter('demo_total', 'A demo.', ['model', 'status']);
+    c.inc(['a"b\\c\nd', '200']);
+    c.inc(['a"b\\c\nd', '200'], 2);
+    c.inc(['x', '500'], 0.5);
+    c.inc(['x', '500'], -3); // counters never go down
+    expect(metrics.counter('demo_total', 'again', ['model', 'status'])).toBe(c);
+    const text = metrics.render();
+    expect(text).toContain('# HELP demo_total A demo.\n# TYPE demo_total counter\n');
+    expect(text).toContain('demo_total{model="a\\"b\\\\c\\nd",status="200"} 3\n');
+    expect(text).toContain('demo_total{model="x",status="500"} 0.5\n');
+  });
+
+  it('renders histograms with cumulative buckets, +Inf, sum and count', () => {
+    const metrics = new MetricsService();
+    const h = metrics.histogram('lat_seconds', 'Latency.', ['dialect'], [0.1, 1]);
+    for (const v of [0.05, 0.1, 0.5, 3, NaN]) h.observe(['openai'], v);
+    const lines = metrics.render().split('\n').filter((l) => l.startsWith('lat_seconds'));
+    expect(lines).toEqual([
+      'lat_seconds_bucket{dialect="openai",le="0.1"} 2',
+      'lat_seconds_bucket{dialect="openai",le="1"} 3',
+      'lat_seconds_bucket{dialect="openai",le="+Inf"} 4',
+      'lat_seconds_sum{dialect="openai"} 3.65',
+      'lat_seconds_count{dialect="openai"} 4',
+    ]);
+  });
+
+  it('reads gauges at scrape time and leaves out one whose reader fails', () => {
+    const metrics = new MetricsService();
+    let depth = 1;
+    metrics.gauge('queue_depth', 'Depth.', () => [{ value: depth }]);
+    metrics.gauge('broken', 'Throws.', () => {
+      throw new Error('no');
+    });
+    depth = 7;
+    const text = metrics.render();
+    expect(text).toContain('queue_depth 7\n');
+    expect(text).not.toContain('broken');
+    expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
+  });
+});
