@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import type { RunningSimulator } from '../apps/simulator/src';
-import { AnthropicDriver } from './support/dialect-clients';
-import type { GatewayProcess } from './support/gateway-process';
+import { AnthropicDriver, OpenAIDriver } from './support/dialect-clients';
+import { adminCall, type GatewayProcess } from './support/gateway-process';
 import { startStack, type Stack } from './support/stack';
 
 /** The details peers get wrong, each checked on both sides of the gateway. */
@@ -133,6 +133,26 @@ describe('translation details', () => {
     expect(body['thinking']).toEqual({ type: 'disabled' });
     const assistant = (body['messages'] as Array<{ role: string; content: Array<{ type: string }> }>)[1]!;
     expect(assistant.content.map((b) => b.type)).not.toContain('thinking');
+  });
+
+  it('dialect A: a tool loop started on another model continues on Gemini 3 with the documented dummy signature', async () => {
+    const put = await adminCall(gateway, 'PUT', '/admin/providers/gemini3', {
+      protocol: 'gemini',
+      base_url: sim.url,
+      api_key: 'gemini3-operator-key',
+      endpoints: [{ model: 'rosetta/gemini-3-pro-preview', upstream_model: 'gemini-3-pro-preview', context_length: 1000000, max_completion_tokens: 65536, pricing: { prompt: '0.000002', completion: '0.000012' } }],
+    });
+    expect(put.status).toBe(200);
+    const driver = new OpenAIDriver(gateway.url, key);
+    const m = marker('g3');
+    sim.script({ match: m, reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] } });
+    const first = await driver.startTool('rosetta/gpt-4o-mini', `Weather in Oslo? ${m}`, { stream: false });
+    expect(first.calls.map((c) => c.name)).toEqual(['get_weather']);
+    // The simulator, like Gemini 3, refuses an unsigned function call in the current turn.
+    const final = await driver.finishTool('rosetta/gemini-3-pro-preview', { temp_c: -3 }, { stream: true });
+    expect(final.text).toBe('Tool results received: {"temp_c":-3}');
+    const model = (upstreamBody(m)['contents'] as Array<{ role: string; parts: Array<Record<string, unknown>> }>).find((c) => c.role === 'model')!;
+    expect(model.parts.find((p) => p['functionCall'])!['thoughtSignature']).toBe('skip_thought_signature_validator');
   });
 
   describe('finish reasons and limits, mapped faithfully', () => {

@@ -10,8 +10,8 @@ const call = (name: string, extra: Record<string, unknown> = {}): Record<string,
 const answer = (name: string): Record<string, unknown> => ({ functionResponse: { name, response: { output: 'sunny' } } });
 
 /** Posts contents; returns the status and, for 400s, the message from Google's envelope. */
-async function send(sim: RunningSimulator, contents: Content[]): Promise<{ status: number; message?: string }> {
-  const response = await fetch(`${sim.url}/v1beta/models/gemini-sim:generateContent`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ contents }) });
+async function send(sim: RunningSimulator, contents: Content[], model = 'gemini-sim'): Promise<{ status: number; message?: string }> {
+  const response = await fetch(`${sim.url}/v1beta/models/${model}:generateContent`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ contents }) });
   const body = (await response.json()) as { error?: { code: number; message: string; status: string } };
   if (response.status !== 400) return { status: response.status };
   expect(body.error).toEqual({ code: 400, message: expect.any(String), status: 'INVALID_ARGUMENT' });
@@ -79,6 +79,21 @@ describe('Gemini strictness (each rule: one accepted and one rejected request)',
     expect(await send(sim, [question, tampered, { role: 'user', parts: [{ text: 'thanks' }] }])).toEqual({ status: 400, message: 'Corrupted thought signature.' });
     const dummy: Content = { role: 'model', parts: [call('get_weather', { thoughtSignature: 'skip_thought_signature_validator' })] };
     expect(await send(sim, [question, dummy, { role: 'user', parts: [answer('get_weather')] }])).toEqual({ status: 200 });
+  });
+
+  it('on Gemini 3, refuses the current turn\'s first function call without a signature', async () => {
+    const unsigned: Content = { role: 'model', parts: [{ text: 'Checking.' }, call('get_weather'), call('get_time')] };
+    const replies: Content = { role: 'user', parts: [answer('get_weather'), answer('get_time')] };
+    expect(await send(sim, [question, unsigned, replies], 'gemini-3-pro-preview')).toEqual({
+      status: 400,
+      message: expect.stringMatching(/^Function call is missing a thought_signature in functionCall parts\..*`default_api:get_weather` , position 2\./),
+    });
+    // Older models do not check; a dummy or a real signature on the first call satisfies Gemini 3;
+    // an earlier turn (before the user wrote again) is not checked.
+    expect(await send(sim, [question, unsigned, replies], 'gemini-2.5-flash')).toEqual({ status: 200 });
+    const dummy: Content = { role: 'model', parts: [call('get_weather', { thoughtSignature: 'skip_thought_signature_validator' }), call('get_time')] };
+    expect(await send(sim, [question, dummy, replies], 'gemini-3-pro-preview')).toEqual({ status: 200 });
+    expect(await send(sim, [question, unsigned, replies, { role: 'model', parts: [{ text: 'Sunny.' }] }, { role: 'user', parts: [{ text: 'thanks' }] }], 'gemini-3-pro-preview')).toEqual({ status: 200 });
   });
 
   it('requires functionCall args to be an object', async () => {

@@ -79,6 +79,25 @@ function turnRules(contents: readonly GeminiContent[]): string | undefined {
  * The checks the real generateContent API makes beyond field types, so a gateway's translation
  * bugs surface as the same 400s. Returns the first violation's message, or undefined.
  */
-export function validateGeminiRequest(request: GeminiRequest): string | undefined {
-  return partRules(request.contents) ?? turnRules(request.contents);
+export function validateGeminiRequest(request: GeminiRequest, model = ''): string | undefined {
+  return partRules(request.contents) ?? turnRules(request.contents) ?? signatureRules(request.contents, model);
+}
+
+/**
+ * Gemini 3 and later refuse the current turn's function calls without a signature: in each model
+ * step since the user last wrote, the first functionCall part must carry one (Google's dummy counts).
+ */
+function signatureRules(contents: readonly GeminiContent[], model: string): string | undefined {
+  const major = /^(?:models\/)?gemini-(\d+)/.exec(model)?.[1];
+  if (major === undefined || Number(major) < 3) return undefined;
+  const lastUserText = contents.reduce((at, c, i) => (c.role === 'user' && c.parts.some((p) => !p.functionResponse) ? i : at), -1);
+  for (const [i, content] of contents.entries()) {
+    if (i <= lastUserText || content.role !== 'model') continue;
+    const j = content.parts.findIndex((p) => p.functionCall);
+    const first = content.parts[j];
+    if (first?.functionCall && first.thoughtSignature === undefined) {
+      return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${first.functionCall.name}\` , position ${j + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
+    }
+  }
+  return undefined;
 }

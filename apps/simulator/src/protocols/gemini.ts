@@ -65,7 +65,7 @@ function firstStep(exchange: SimExchange, target: Route): Step {
     if (!(error instanceof GeminiRequestError)) throw error;
     return reject(400, error.message);
   }
-  const violation = validateGeminiRequest(request);
+  const violation = validateGeminiRequest(request, target.model);
   if (violation) return reject(400, violation);
   if (target.method === 'countTokens') return { kind: 'respond', status: 200, body: { totalTokens: countInputTokens(request.neutral.messages) } };
   return { kind: 'reply', request, model: target.model };

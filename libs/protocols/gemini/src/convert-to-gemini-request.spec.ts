@@ -1,7 +1,7 @@
 import { GatewayError, type CanonicalRequest } from '@rosetta/canonical';
 import { fixtureJson } from './__fixtures__/load-fixture';
 import { convertGeminiRequest } from './convert-gemini-request';
-import { convertToGeminiRequest, geminiPath } from './convert-to-gemini-request';
+import { convertToGeminiRequest, geminiPath, requiresCallSignatures, SKIP_SIGNATURE } from './convert-to-gemini-request';
 import { normalizeGeminiRequest } from './normalize-gemini-request';
 
 const MODEL = 'rosetta/gemini-2.5-flash';
@@ -161,5 +161,67 @@ describe('convertToGeminiRequest', () => {
       };
       expect(() => encode(request)).toThrow(expect.objectContaining({ status: 400, param: 'messages[0].content[0]' }));
     });
+  });
+});
+
+describe('function calls replayed to Gemini 3', () => {
+  const history: CanonicalRequest = {
+    ...base,
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo and Bergen?' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+          { type: 'tool_call', id: 'call_2', name: 'get_weather', arguments: '{"city":"Bergen"}' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool_result', toolCallId: 'call_1', toolName: 'get_weather', content: [{ type: 'text', text: '-3C' }] },
+          { type: 'tool_result', toolCallId: 'call_2', toolName: 'get_weather', content: [{ type: 'text', text: '2C' }] },
+        ],
+      },
+    ],
+  };
+  const modelParts = (value: Record<string, unknown>) => (value['contents'] as Array<{ role: string; parts: Array<Record<string, unknown>> }>).find((c) => c.role === 'model')!.parts;
+
+  it('tells the model generations apart by name', () => {
+    expect(['gemini-3-pro-preview', 'models/gemini-3.1-flash', 'gemini-10-ultra'].every(requiresCallSignatures)).toBe(true);
+    expect(['gemini-2.5-flash', 'gemini-1.5-pro', 'gemma-3-27b', 'gpt-4o'].some(requiresCallSignatures)).toBe(false);
+  });
+
+  it('gives the first unsigned call of each turn the documented dummy signature, and says so', () => {
+    const { value, warnings } = convertToGeminiRequest({ request: history, upstreamModel: 'gemini-3-pro-preview' });
+    const parts = modelParts(value);
+    expect(parts.map((p) => p['thoughtSignature'])).toEqual([undefined, SKIP_SIGNATURE, undefined]);
+    expect(warnings.map((w) => w.feature)).toContain('thought_signature');
+  });
+
+  it('leaves Gemini 2.5 and turns that carry a Gemini signature alone', () => {
+    expect(modelParts(convertToGeminiRequest({ request: history, upstreamModel: 'gemini-2.5-flash' }).value).some((p) => 'thoughtSignature' in p)).toBe(false);
+    const signed = structuredClone(history);
+    const call = signed.messages[1]!.content[1]!;
+    if (call.type !== 'tool_call') throw new Error('fixture: expected a tool call');
+    call.signature = { protocol: 'gemini', value: 'CiQBsigned' };
+    const { value, warnings } = convertToGeminiRequest({ request: signed, upstreamModel: 'gemini-3-pro-preview' });
+    expect(modelParts(value).map((p) => p['thoughtSignature'])).toEqual([undefined, 'CiQBsigned', undefined]);
+    expect(warnings.map((w) => w.feature)).not.toContain('thought_signature');
+  });
+
+  it('signs foreign calls on the fast path too', () => {
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'Weather?' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp: -3 } } }] },
+      ],
+    };
+    const request = { ...base, passthrough: { protocol: 'gemini' as const, body } };
+    const { value } = convertToGeminiRequest({ request, upstreamModel: 'gemini-3-flash-preview' });
+    expect(modelParts(value)[0]).toEqual({ functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: SKIP_SIGNATURE });
+    expect(body.contents[1]!.parts[0]).not.toHaveProperty('thoughtSignature');
   });
 });

@@ -31,11 +31,18 @@ export function geminiPath(model: string, stream: boolean): string {
 
 export function convertToGeminiRequest({
   request,
+  upstreamModel,
 }: {
   request: CanonicalRequest;
-  /** The upstream model goes in the URL; accepted for symmetry with the other codecs. */
+  /** Goes in the URL; it also decides whether replayed calls need Gemini 3's dummy signature. */
   upstreamModel?: string;
 }): Converted<Record<string, unknown>> {
+  const converted = convertBody(request);
+  if (upstreamModel !== undefined && requiresCallSignatures(upstreamModel)) signForeignCalls(converted);
+  return converted;
+}
+
+function convertBody(request: CanonicalRequest): Converted<Record<string, unknown>> {
   if (request.passthrough?.protocol === 'gemini') {
     return { value: forwardPassthrough(request.passthrough.body), warnings: [] };
   }
@@ -91,6 +98,44 @@ function withGeminiSignaturesOnly(content: unknown): unknown {
     return signature.protocol === 'gemini' ? { ...rest, thoughtSignature: signature.value } : rest;
   });
   return { ...content, parts };
+}
+
+/**
+ * Google's documented stand-in for a signature Gemini never issued: Gemini 3 refuses a replayed
+ * function call without one, and a call another model made (or one whose signature was lost on
+ * the way) has none to give.
+ */
+export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+
+/** Gemini 3 and later validate function-call signatures (`gemini-3-pro-preview`, `gemini-3.1-flash`…). */
+export function requiresCallSignatures(upstreamModel: string): boolean {
+  const major = /^(?:models\/)?gemini-(\d+)/.exec(upstreamModel)?.[1];
+  return major !== undefined && Number(major) >= 3;
+}
+
+/**
+ * In every model turn that calls functions without any signature, the first call (the one Gemini
+ * itself would have signed; parallel calls carry one signature) gets the dummy.
+ */
+function signForeignCalls(converted: Converted<Record<string, unknown>>): void {
+  const contents = converted.value['contents'];
+  if (!Array.isArray(contents)) return;
+  let signed = 0;
+  converted.value['contents'] = contents.map((content: unknown) => {
+    if (!isRecord(content) || content['role'] !== 'model' || !Array.isArray(content['parts'])) return content;
+    const parts = content['parts'] as unknown[];
+    const calls = parts.filter((part) => isRecord(part) && part['functionCall'] !== undefined) as JsonObject[];
+    const first = calls[0];
+    if (!first || calls.some((part) => typeof part['thoughtSignature'] === 'string')) return content;
+    signed++;
+    return { ...content, parts: parts.map((part) => (part === first ? { ...first, thoughtSignature: SKIP_SIGNATURE } : part)) };
+  });
+  if (signed > 0) {
+    converted.warnings.push({
+      feature: 'thought_signature',
+      message: `Gemini 3 requires signed function calls; ${signed} call turn(s) from another model were sent with Google's validator-skip signature.`,
+    });
+  }
 }
 
 function toDeclaration(tool: ToolDefinition): Record<string, unknown> {
