@@ -18,7 +18,7 @@ const README_VARS = new Set([...read('README.md').matchAll(/^\| (.+?) \|/gm)].fl
 
 /** `${NAME:?message}` / `${NAME:-default}` as compose would fill them for a valid deployment. */
 function composeValue(value: string): string {
-  return value.replace(/\$\{([A-Z_]+)(?::[?-]([^}]*))?\}/g, (_, name: string) => (name === 'ADMIN_TOKEN' ? 'change-me-please-0123' : ''));
+  return value.replace(/\$\{([A-Z_]+)(?::[?-][^}]*)?\}/g, (_, name: string) => (name === 'ADMIN_TOKEN' ? 'change-me-please-0123' : ''));
 }
 
 describe('docker-compose.yml', () => {

@@ -21,11 +21,6 @@ import { toTextBlocks, toToolResultBlock, toToolUseBlock, toUserBlocks } from '.
 export interface AnthropicMessagesConversation {
   system: TextBlockParam[];
   messages: MessageParam[];
-  /**
-   * The last assistant turn calls tools without a signed thinking block before them. With thinking
-   * on, Anthropic refuses such a history, so the caller has to turn thinking off.
-   */
-  unsignedToolTurn: boolean;
 }
 
 interface Turn {
@@ -55,7 +50,7 @@ export function convertToAnthropicMessagesMessages({ messages }: { messages: Mes
     }
   });
   const converted = turns.map((turn): MessageParam => ({ role: turn.role, content: [...turn.results, ...turn.blocks] }));
-  return { value: { system, messages: converted, unsignedToolTurn: lacksSignedThinking(turns) }, warnings };
+  return { value: { system, messages: converted }, warnings };
 }
 
 /** A turn whose parts were all dropped is no turn: Anthropic refuses empty content. */
@@ -92,9 +87,3 @@ function toAssistantBlocks(message: AssistantMessage, path: string): ContentBloc
   });
 }
 
-function lacksSignedThinking(turns: Turn[]): boolean {
-  const last = [...turns].reverse().find((turn) => turn.role === 'assistant');
-  if (!last || !last.blocks.some((block) => block.type === 'tool_use')) return false;
-  const first = last.blocks[0];
-  return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
-}

@@ -14,10 +14,15 @@ import {
   type TranslationWarning,
 } from '@rosetta/canonical';
 import type { OutputConfig, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { compact, isRecord } from '@rosetta/protocols/common';
+import { compact } from '@rosetta/protocols/common';
 import { withoutForeignReasoning } from './anthropic-messages-call-signature';
 import { convertToAnthropicMessagesMessages } from './convert-to-anthropic-messages-messages';
-import { UNSIGNED_TOOL_TURN_WARNING, convertToAnthropicMessagesThinking } from './convert-to-anthropic-messages-thinking';
+import {
+  UNSIGNED_TOOL_TURN_WARNING,
+  convertToAnthropicMessagesThinking,
+  lastToolTurnUnsigned,
+  thinkingOn,
+} from './convert-to-anthropic-messages-thinking';
 
 const JSON_ONLY_INSTRUCTION = 'Respond with a single valid JSON object and nothing else: no prose, no code fences.';
 
@@ -33,8 +38,8 @@ export function convertToAnthropicMessagesRequest({
 }): Converted<Record<string, unknown>> {
   if (request.passthrough?.protocol === 'anthropic') return forwardPassthrough(request.passthrough.body, upstreamModel, request.stream);
   const conversation = convertToAnthropicMessagesMessages({ messages: request.messages });
-  const { system, messages, unsignedToolTurn } = conversation.value;
-  const generation = convertToAnthropicMessagesThinking({ request, defaultMaxTokens, unsignedToolTurn });
+  const { system, messages } = conversation.value;
+  const generation = convertToAnthropicMessagesThinking({ request, defaultMaxTokens, unsignedToolTurn: lastToolTurnUnsigned(messages) });
   const warnings: TranslationWarning[] = [...conversation.warnings, ...generation.warnings];
   const body: Record<string, unknown> = compact({
     model: upstreamModel,
@@ -68,23 +73,6 @@ function forwardPassthrough(original: Record<string, unknown>, upstreamModel: st
   return { value: body, warnings };
 }
 
-function thinkingOn(thinking: unknown): boolean {
-  return isRecord(thinking) && (thinking['type'] === 'enabled' || thinking['type'] === 'adaptive');
-}
-
-/** The last assistant turn calls a tool but does not start with (signed or redacted) thinking. */
-function lastToolTurnUnsigned(messages: unknown): boolean {
-  if (!Array.isArray(messages)) return false;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message: unknown = messages[i];
-    if (!isRecord(message) || message['role'] !== 'assistant') continue;
-    const content = message['content'];
-    if (!Array.isArray(content) || !content.some((block) => isRecord(block) && block['type'] === 'tool_use')) return false;
-    const first: unknown = content[0];
-    return !isRecord(first) || (first['type'] !== 'thinking' && first['type'] !== 'redacted_thinking');
-  }
-  return false;
-}
 
 function nonEmpty<T>(items: T[]): T[] | undefined {
   return items.length > 0 ? items : undefined;

@@ -6,6 +6,7 @@
  */
 import type { CanonicalRequest, Converted, TranslationWarning } from '@rosetta/canonical';
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+import { isRecord } from '@rosetta/protocols/common';
 
 export interface AnthropicMessagesGeneration {
   max_tokens: number;
@@ -20,6 +21,29 @@ export const UNSIGNED_TOOL_TURN_WARNING: TranslationWarning = {
   feature: 'thinking',
   message: 'The last tool-calling turn has no Anthropic-signed thinking, which Anthropic requires; thinking disabled.',
 };
+
+/** A wire `thinking` setting that turns thinking on. */
+export function thinkingOn(thinking: unknown): boolean {
+  return isRecord(thinking) && (thinking['type'] === 'enabled' || thinking['type'] === 'adaptive');
+}
+
+/**
+ * The last assistant turn of wire messages calls a tool but does not start with (signed or
+ * redacted) thinking. With thinking on, Anthropic refuses such a history, so thinking has to go.
+ * One rule for both paths: the rebuilt messages and a client's body forwarded as sent.
+ */
+export function lastToolTurnUnsigned(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message: unknown = messages[i];
+    if (!isRecord(message) || message['role'] !== 'assistant') continue;
+    const content = message['content'];
+    if (!Array.isArray(content) || !content.some((block) => isRecord(block) && block['type'] === 'tool_use')) return false;
+    const first: unknown = content[0];
+    return !isRecord(first) || (first['type'] !== 'thinking' && first['type'] !== 'redacted_thinking');
+  }
+  return false;
+}
 
 const MIN_BUDGET = 1024;
 const MIN_TOP_P_WITH_THINKING = 0.95;
