@@ -9,20 +9,28 @@ const root = join(__dirname, '..');
 const env = { ...process.env };
 const hasCredentials = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'PROVIDERS_FILE'].some((n) => env[n]);
 
+/**
+ * The simulator runs in its own process group, so a Ctrl-C or a group SIGTERM meant for the
+ * gateway does not kill the upstream of the streams the gateway is still draining; it is stopped
+ * once the gateway has exited, and stops by itself if this launcher dies (its stdin closes).
+ * Without SIMULATOR_PORT it takes a free port, so several `npm start`s can run side by side.
+ */
 async function startSimulator() {
-  const port = env.SIMULATOR_PORT || '8081';
   const child = spawn(process.execPath, [join(root, 'dist/apps/simulator/src/main.js')], {
-    env: { ...env, SIM_PORT: port, SIM_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...env, SIM_PORT: env.SIMULATOR_PORT || '0', SIM_HOST: '127.0.0.1', SIM_STOP_ON_STDIN_END: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+    detached: true,
   });
-  await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`simulator exited with code ${code}`)));
+  const base = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`simulator exited with code ${code}${env.SIMULATOR_PORT ? ` (is SIMULATOR_PORT ${env.SIMULATOR_PORT} free?)` : ''}`)));
+    let seen = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
-      if (String(chunk).includes('simulator listening')) resolve();
+      seen += String(chunk);
+      const match = /"msg":"simulator listening","url":"([^"]+)"/.exec(seen);
+      if (match) resolve(match[1]);
     });
   });
-  const base = `http://127.0.0.1:${port}`;
   Object.assign(env, {
     ROSETTA_SIMULATOR: '1',
     OPENAI_BASE_URL: `${base}/v1`,
@@ -39,6 +47,8 @@ async function main() {
   ensureBuilt();
   const simulator = hasCredentials ? undefined : await startSimulator();
   const gateway = spawn(process.execPath, ['--enable-source-maps', join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' });
+  // Forwarded for launchers that signal only this process; when the whole group was signalled the
+  // gateway gets it twice and takes the two as one stop request.
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => gateway.kill(signal));
   }

@@ -3,28 +3,44 @@ import type { AppLogger } from '@rosetta/platform';
 import type { Server } from 'node:http';
 
 /**
- * On SIGTERM/SIGINT: stop accepting connections, let open requests and streams finish for up to
- * `graceMs`, then run the modules' shutdown hooks (flush batches, close pools) and exit 0.
- * A second signal, or a hook that hangs, ends the process at once.
+ * The same stop request often arrives twice: a terminal's Ctrl-C or systemd's group SIGTERM reaches
+ * both `npm start`'s launcher (which forwards it) and the gateway. Signals this close together are
+ * one request.
  */
-export function installGracefulShutdown(app: INestApplication, server: Server, logger: AppLogger, graceMs: number): void {
-  let stopping = false;
+const DUPLICATE_SIGNAL_MS = 1_000;
+
+/**
+ * On SIGTERM/SIGINT: stop accepting connections, let open requests and streams finish for up to
+ * `graceMs`, then run the modules' shutdown hooks (flush the usage ledger, close pools) and exit 0.
+ * A later signal ends the drain early — open streams are cut — but never skips the hooks: every
+ * request that reached an upstream keeps its ledger row. Only a hook that hangs past the grace
+ * period plus ten seconds ends the process without them.
+ */
+export function installGracefulShutdown(app: INestApplication, server: Server, logger: AppLogger, graceMs: number, adminServer?: Server): void {
+  let stoppingSince: number | undefined;
+  let cut = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
+    if (stoppingSince !== undefined) {
+      if (cut || Date.now() - stoppingSince < DUPLICATE_SIGNAL_MS) return;
+      cut = true;
+      logger.warn({ signal }, 'second signal: ending open requests now; the usage ledger is still written');
+      server.closeAllConnections();
+      return;
     }
-    stopping = true;
+    stoppingSince = Date.now();
     logger.info({ signal, graceMs }, 'shutting down: draining open requests');
     setTimeout(() => process.exit(1), graceMs + 10_000).unref();
+    // Admin calls are short: the admin port closes at once, the data plane drains.
+    adminServer?.close();
+    adminServer?.closeAllConnections();
     await drain(server, graceMs);
     await app.close().catch((error: Error) => logger.error({ err: error.message }, 'error during shutdown'));
     logger.info('shutdown complete');
     logger.flush();
     setImmediate(() => process.exit(0));
   };
-  process.once('SIGTERM', (s) => void stop(s));
-  process.once('SIGINT', (s) => void stop(s));
+  process.on('SIGTERM', (s) => void stop(s));
+  process.on('SIGINT', (s) => void stop(s));
 }
 
 function drain(server: Server, graceMs: number): Promise<void> {

@@ -10,6 +10,8 @@ export type {
   ReplySource,
   Script,
   SimError,
+  SimFault,
+  SimFaultKind,
   SimFinish,
   SimReply,
   SimThinking,
@@ -26,3 +28,4 @@ export type { ProtocolModule, SimExchange, SimProtocol, SimSettings } from './pr
 export { SIMULATED_MODELS, openAiProtocol } from './protocols/openai';
 export { anthropicProtocol } from './protocols/anthropic';
 export { geminiProtocol } from './protocols/gemini';
+export { GARBAGE_TEXT } from './fault-injection';

@@ -49,6 +49,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Started by `npm start` in a process group of its own: stop when the launcher goes away.
+  if (process.env['SIM_STOP_ON_STDIN_END'] === '1') {
+    process.stdin.on('end', () => stop('SIGTERM'));
+    process.stdin.resume();
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { isRecord } from './http-io';
 import { withoutUndefined } from './reply-limits';
-import type { Script, SimError, SimFinish, SimReply, SimThinking, SimToolCall, SimUsage } from './reply-plan';
+import type { Script, SimError, SimFault, SimFaultKind, SimFinish, SimReply, SimThinking, SimToolCall, SimUsage } from './reply-plan';
 
 /** A script or directive that does not describe a valid reply; the message names the field. */
 export class SimReplyError extends Error {
@@ -15,8 +15,9 @@ type Reader<T> = (value: unknown, path: string) => T;
 const FINISHES: readonly SimFinish[] = ['stop', 'length', 'tool_calls', 'content_filter', 'stop_sequence'];
 const REPLY_KEYS = [
   'text', 'thinking', 'toolCalls', 'finish', 'stopSequence', 'usage', 'error',
-  'streamErrorAfterChunks', 'latencyMs', 'tokensPerSecond', 'dropConnectionAfterChunks',
+  'streamErrorAfterChunks', 'latencyMs', 'tokensPerSecond', 'dropConnectionAfterChunks', 'fault',
 ] as const;
+const FAULT_KINDS: readonly SimFaultKind[] = ['hang', 'reset', 'garbage', 'half-body', 'stall'];
 
 const readString: Reader<string> = (value, path) => {
   if (typeof value !== 'string') throw new SimReplyError(`${path} must be a string`);
@@ -101,10 +102,27 @@ const readError: Reader<SimError> = (value, path) => {
   });
 };
 
+const readFault: Reader<SimFault> = (value, path) => {
+  const source = readObject(value, path, ['kind', 'afterChunks']);
+  const kind = FAULT_KINDS.find((candidate) => candidate === source['kind']);
+  if (!kind) throw new SimReplyError(`${path}.kind must be one of ${FAULT_KINDS.join(', ')}`);
+  const afterChunks = optional(source, 'afterChunks', readCount, path);
+  if (kind === 'garbage' || kind === 'stall') return withoutUndefined({ kind, afterChunks });
+  if (afterChunks !== undefined) throw new SimReplyError(`${path}.afterChunks applies only to garbage and stall`);
+  return { kind };
+};
+
+/** One way to fail per reply: a fault replaces the error, the stream error and the cut. */
+function checkOneFailure(reply: SimReply, path: string): SimReply {
+  const others = (['error', 'streamErrorAfterChunks', 'dropConnectionAfterChunks'] as const).filter((key) => reply[key] !== undefined);
+  if (reply.fault && others.length > 0) throw new SimReplyError(`${path}.fault cannot be combined with ${others.join(', ')}`);
+  return reply;
+}
+
 /** Narrows untrusted JSON (a control-API body or a `<sim>` directive) into a SimReply. */
 export function parseSimReply(value: unknown, path = 'reply'): SimReply {
   const source = readObject(value, path, REPLY_KEYS);
-  return withoutUndefined({
+  const reply = withoutUndefined({
     text: optional(source, 'text', readString, path),
     thinking: optional(source, 'thinking', readThinking, path),
     toolCalls: optional(source, 'toolCalls', readToolCalls, path),
@@ -116,7 +134,9 @@ export function parseSimReply(value: unknown, path = 'reply'): SimReply {
     latencyMs: optional(source, 'latencyMs', readAmount, path),
     tokensPerSecond: optional(source, 'tokensPerSecond', readAmount, path),
     dropConnectionAfterChunks: optional(source, 'dropConnectionAfterChunks', readCount, path),
+    fault: optional(source, 'fault', readFault, path),
   });
+  return checkOneFailure(reply, path);
 }
 
 export function parseScript(value: unknown): Script {

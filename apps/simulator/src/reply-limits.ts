@@ -57,6 +57,7 @@ export function applyLimits(request: NeutralRequest, reply: SimReply, source: Re
     dropConnectionAfterChunks: reply.dropConnectionAfterChunks,
     latencyMs: reply.latencyMs,
     tokensPerSecond: reply.tokensPerSecond,
+    fault: reply.fault,
   });
 }
 

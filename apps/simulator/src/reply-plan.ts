@@ -31,6 +31,20 @@ export interface SimError {
   retryAfterSeconds?: number;
 }
 
+/**
+ * A transport fault, for chaos tests. `hang` never sends headers and `reset` destroys the socket
+ * (TCP RST) before them; `half-body` declares the whole body's content-length, sends half, then
+ * closes; `garbage` answers 200 with a body that is not the protocol's JSON (streams: one non-JSON
+ * event after `afterChunks` content chunks, then the rest); `stall` goes silent after
+ * `afterChunks` content chunks (non-streamed: after headers and half the body) and holds the
+ * connection until the client leaves.
+ */
+export type SimFault =
+  | { kind: 'hang' | 'reset' | 'half-body' }
+  | { kind: 'garbage' | 'stall'; afterChunks?: number };
+
+export type SimFaultKind = SimFault['kind'];
+
 export interface SimReply {
   text?: string;
   thinking?: SimThinking;
@@ -45,6 +59,7 @@ export interface SimReply {
   tokensPerSecond?: number;
   /** Destroy the socket after N content chunks. */
   dropConnectionAfterChunks?: number;
+  fault?: SimFault;
 }
 
 export interface Script {
@@ -119,6 +134,7 @@ export interface ReplyPlan {
   dropConnectionAfterChunks?: number;
   latencyMs?: number;
   tokensPerSecond?: number;
+  fault?: SimFault;
 }
 
 /** Where scripted replies come from; `take` consumes one use of the newest matching script. */

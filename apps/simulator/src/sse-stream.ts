@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { sendPart } from './fault-injection';
 import { aborted, pause, writeWithBackpressure } from './http-io';
 
 /**
@@ -18,45 +19,66 @@ export interface StreamFaults {
   errorAfterChunks?: number;
   /** After this many content chunks, destroy the socket. */
   dropAfterChunks?: number;
+  /** After this many content chunks, write the garbage frame once, then carry on. */
+  garbageAfterChunks?: number;
+  /** After this many content chunks, write nothing more and hold the connection until the client leaves. */
+  stallAfterChunks?: number;
+  /** Declare the whole stream's content-length, send half its bytes, then close. */
+  halfBody?: boolean;
 }
+
+/** A frame serialised by a protocol module; a function receives how many frames were written before it. */
+export type FrameAt = string | ((framesWritten: number) => string);
 
 export interface StreamProgram {
   frames: readonly StreamFrame[];
   /**
-   * Serialised in-stream error in the protocol's own format; a function receives how many frames
-   * were written before it (a JSON-array stream needs a comma only after an element).
+   * Serialised in-stream error in the protocol's own format (a JSON-array stream needs a comma
+   * only after an element, hence the function form).
    */
-  errorFrame: string | ((framesWritten: number) => string);
+  errorFrame: FrameAt;
+  /** A frame in the protocol's framing whose payload is not JSON; required for `garbageAfterChunks`. */
+  garbageFrame?: FrameAt;
   faults: StreamFaults;
   tokensPerSecond: number;
   headers?: Record<string, string>;
 }
 
-type Fault = 'error' | 'drop' | undefined;
+type Fault = 'error' | 'drop' | 'stall' | undefined;
+
+function due(limit: number | undefined, written: number, phase: StreamFrame['phase']): boolean {
+  return phase !== 'open' && limit !== undefined && (written >= limit || phase === 'close');
+}
 
 /** A fault set beyond the content still fires, just before the closing frames. */
 function dueFault(faults: StreamFaults, written: number, phase: StreamFrame['phase']): Fault {
-  if (phase === 'open') return undefined;
-  const due = (limit: number | undefined): boolean =>
-    limit !== undefined && (written >= limit || phase === 'close');
-  if (due(faults.dropAfterChunks)) return 'drop';
-  if (due(faults.errorAfterChunks)) return 'error';
+  if (due(faults.dropAfterChunks, written, phase)) return 'drop';
+  if (due(faults.stallAfterChunks, written, phase)) return 'stall';
+  if (due(faults.errorAfterChunks, written, phase)) return 'error';
   return undefined;
 }
+
+function frameAt(frame: FrameAt, framesWritten: number): string {
+  return typeof frame === 'string' ? frame : frame(framesWritten);
+}
+
+const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
 
 /**
  * Writes the frames with pacing, back-pressure and fault injection. Stops at once when the
  * client disconnects: every wait observes `signal`, which the server aborts on 'close'.
  */
 export async function playStream(res: ServerResponse, signal: AbortSignal, program: StreamProgram): Promise<void> {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    ...program.headers,
-  });
+  const headers = { ...STREAM_HEADERS, ...program.headers };
+  if (program.faults.halfBody) {
+    const payload = program.frames.map((frame) => frame.data).join('');
+    return sendPart(res, signal, { status: 200, contentType: headers['content-type'], payload, stall: false });
+  }
+  res.writeHead(200, headers);
   res.flushHeaders();
   let written = 0;
   let framesWritten = 0;
+  let garbled = false;
   let lastFlush: Promise<void> = Promise.resolve();
   for (const frame of program.frames) {
     const fault = dueFault(program.faults, written, frame.phase);
@@ -66,10 +88,18 @@ export async function playStream(res: ServerResponse, signal: AbortSignal, progr
       res.socket?.destroy();
       return;
     }
-    if (fault === 'error') {
-      const errorFrame = typeof program.errorFrame === 'string' ? program.errorFrame : program.errorFrame(framesWritten);
-      if (await writeWithBackpressure(res, errorFrame, signal)) res.end();
+    if (fault === 'stall') {
+      await aborted(signal);
       return;
+    }
+    if (fault === 'error') {
+      if (await writeWithBackpressure(res, frameAt(program.errorFrame, framesWritten), signal)) res.end();
+      return;
+    }
+    if (!garbled && program.garbageFrame !== undefined && due(program.faults.garbageAfterChunks, written, frame.phase)) {
+      garbled = true;
+      if (!(await writeWithBackpressure(res, frameAt(program.garbageFrame, framesWritten), signal))) return;
+      framesWritten += 1;
     }
     if (frame.tokens > 0 && program.tokensPerSecond > 0) {
       if (!(await pause((frame.tokens * 1000) / program.tokensPerSecond, signal))) return;

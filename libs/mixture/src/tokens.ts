@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokensBounded } from '@rosetta/limits';
 
 /** Above this many characters the token count is estimated (chars / 4) instead of tokenised. */
 export const EXACT_TOKEN_CHAR_LIMIT = 2000;
@@ -13,6 +13,7 @@ export interface TokenCount {
  * characters so a decision never tokenises a long prompt (that alone would cost milliseconds).
  */
 export function countPromptTokens(text: string): TokenCount {
-  if (text.length <= EXACT_TOKEN_CHAR_LIMIT) return { tokens: countTokens(text), exact: true };
+  // Bounded: a 2k-character word without spaces would otherwise cost the tokenizer milliseconds.
+  if (text.length <= EXACT_TOKEN_CHAR_LIMIT) return { tokens: countTokensBounded(text), exact: true };
   return { tokens: Math.ceil(text.length / 4), exact: false };
 }

@@ -32,11 +32,12 @@ export class HttpTransport {
     body: unknown,
     options: { signal: AbortWatch; timeouts: UpstreamTimeoutsMs; dispatcher?: Dispatcher },
   ): Promise<UpstreamResponse> {
+    const payload = serialise(body);
     try {
       const res = await request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-        body: JSON.stringify(body),
+        body: payload,
         signal: options.signal,
         dispatcher: options.dispatcher ?? this.agentFor(options.timeouts.connectMs),
         headersTimeout: options.timeouts.firstByteMs,
@@ -54,7 +55,23 @@ export class HttpTransport {
   }
 }
 
-/** Maps undici and abort failures to gateway errors; a client abort is re-thrown as is. */
+/**
+ * The wire body, before anything is sent: a body the gateway cannot encode (nesting past what
+ * JSON.stringify's recursion allows) is the request's fault, never the upstream's.
+ */
+function serialise(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    const detail = error instanceof RangeError ? 'it nests too deeply' : 'it holds a value JSON cannot carry';
+    throw new GatewayError('invalid_request_error', `The request could not be encoded for the upstream: ${detail}`, { local: true });
+  }
+}
+
+/**
+ * Maps undici, socket and abort failures to gateway errors; a client abort is re-thrown as is,
+ * and so is anything else (a failure of the gateway's own code, which the caller treats as local).
+ */
 export function translateTransportError(error: unknown, signal?: Pick<AbortWatch, 'aborted' | 'reason'>): unknown {
   if (error instanceof GatewayError) return error;
   if (signal?.aborted) {
@@ -72,5 +89,6 @@ export function translateTransportError(error: unknown, signal?: Pick<AbortWatch
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || error instanceof errors.SocketError) {
     return upstreamUnreachable('connection reset');
   }
-  return upstreamUnreachable('request failed');
+  if (error instanceof errors.UndiciError || (typeof code === 'string' && /^E[A-Z]+$/.test(code))) return upstreamUnreachable('request failed');
+  return error;
 }

@@ -6,6 +6,8 @@ export interface UpstreamTimeoutsMs {
   firstByteMs: number;
   idleMs: number;
   totalMs: number;
+  /** A streamed attempt with another candidate behind it waits this long for headers (0: off). */
+  fallbackFirstByteMs?: number;
 }
 
 /** Where and how to call: one provider endpoint serving one model, with its credentials. */
@@ -35,6 +37,8 @@ export interface UpstreamCall {
   /** Aborted when the client goes away or the total time-out passes. */
   signal: AbortWatch;
   requestId: string;
+  /** W3C trace context of the attempt's span (`traceparent`, `tracestate`), sent upstream; only when tracing is on. */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface AdapterCompletion {

@@ -4,8 +4,9 @@ import type { UpstreamCall } from './provider-adapter';
 import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
 
 /**
- * What every adapter does around its codec: POST the wire body, and turn a non-2xx answer into a
- * sanitised upstream_error (the provider's key never reaches the caller).
+ * What every adapter does around its codec: POST the wire body (with the attempt's trace context
+ * when tracing is on), and turn a non-2xx answer into a sanitised upstream_error (the provider's
+ * key never reaches the caller).
  */
 export async function postToUpstream(
   transport: HttpTransport,
@@ -15,7 +16,8 @@ export async function postToUpstream(
   body: unknown,
   parseError: (text: string) => { message: string },
 ): Promise<UpstreamResponse> {
-  const response = await transport.postJson(url, headers, body, { signal: call.signal, timeouts: call.target.timeouts, dispatcher: call.target.dispatcher });
+  const sent = call.traceHeaders ? { ...headers, ...call.traceHeaders } : headers;
+  const response = await transport.postJson(url, sent, body, { signal: call.signal, timeouts: call.target.timeouts, dispatcher: call.target.dispatcher });
   if (response.status >= 200 && response.status < 300) return response;
   if (response.status >= 300 && response.status < 400) {
     // Never followed: a redirect could lead a caller-chosen host to an internal address.

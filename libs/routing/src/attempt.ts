@@ -1,6 +1,7 @@
 import type { EndpointPricing } from '@rosetta/registry';
 import type { RouteDecision } from '@rosetta/mixture';
 import type { UpstreamTarget } from '@rosetta/providers';
+import type { AffinityOutcome } from './mixture.service';
 
 /** One way to serve the request: a model (public id) on one provider endpoint. */
 export interface Attempt {
@@ -17,4 +18,6 @@ export interface RoutePlan {
   route?: string;
   /** For rosetta/auto: the router's whole decision (POST /v1/route, cascades). */
   decision?: RouteDecision;
+  /** For rosetta/auto: how session affinity shaped the decision. */
+  affinity?: AffinityOutcome;
 }

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayError, type CanonicalRequest, type TranslationWarning } from '@rosetta/canonical';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
-import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamCall } from '@rosetta/providers';
+import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamCall, type UpstreamTarget } from '@rosetta/providers';
 import { ENDPOINT_HEALTH, type EndpointHealthPort } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
+import { AttemptHealth } from './attempt-health';
 import { attemptSignal, type AttemptSignal } from './attempt-signal';
 import { ClientAbortedError, toGatewayError } from './gateway-errors';
 import type { CallContext, CompletionOutcome, ServedMeta, StreamOutcome } from './outcome';
 import { applyProviderOverrides } from './provider-overrides';
-import { isEndpointFailure, retryDelay, sleep } from './retry-policy';
+import { isEndpointFailure, isTimeout, retryDelay, sleep } from './retry-policy';
 import { holdUntilFirstEvent, relayStream } from './stream-relay';
 
 export { ClientAbortedError, toGatewayError } from './gateway-errors';
@@ -17,7 +18,10 @@ export { ClientAbortedError, toGatewayError } from './gateway-errors';
  * Tries the plan's attempts in order. A retryable failure (5xx, 429, time-out, refused
  * connection) is retried on the same endpoint with backoff, then falls back to the next
  * endpoint or model; so does a stream that fails before its first real event, because nothing
- * has reached the client yet. Every outcome feeds the endpoint's health and circuit breaker.
+ * has reached the client yet. A time-out moves straight on when another candidate waits, and a
+ * streamed attempt with one behind it gives a silent upstream only `fallbackFirstByteMs`.
+ * Every upstream outcome feeds the endpoint's health and circuit breaker; failures of the
+ * gateway's own (`GatewayError.local`) never do.
  */
 @Injectable()
 export class ExecutorService {
@@ -28,21 +32,24 @@ export class ExecutorService {
   ) {}
 
   complete(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
-    return this.run(plan, request, ctx, async (attempt, call, count, lifetime) => {
+    return this.run(plan, request, ctx, async (attempt, call, count, lifetime, health) => {
       const started = Date.now();
       const { response, warnings } = await this.adapter(attempt).complete(call);
+      ctx.trace?.answered(response);
       lifetime.release();
-      this.health.report(attempt.key, { ok: true, failure: false, latencyMs: Date.now() - started, outputTokens: response.usage?.outputTokens, generationMs: Date.now() - started });
+      health.report({ ok: true, failure: false, latencyMs: Date.now() - started, outputTokens: response.usage?.outputTokens, generationMs: Date.now() - started });
       return { response: { ...response, model: attempt.model }, meta: this.meta(plan, attempt, count, warnings) };
     });
   }
 
   stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
-    return this.run(plan, request, ctx, async (attempt, call, count, lifetime) => {
+    return this.run(plan, request, ctx, async (attempt, call, count, lifetime, health) => {
       const startedAt = Date.now();
       const { events, warnings } = await this.adapter(attempt).stream(call);
       const iterator = events[Symbol.asyncIterator]();
       const held = await holdUntilFirstEvent(iterator);
+      // From here the stream owns the endpoint's verdict: one report when it ends, or a release.
+      const streamHealth = health.handOff();
       const relayed = relayStream(held, iterator, {
         model: attempt.model,
         signal: call.signal,
@@ -50,53 +57,78 @@ export class ExecutorService {
         startedAt,
         firstEventAt: Date.now(),
         // The attempt lives as long as its stream: released when the relay ends.
-        release: lifetime.release,
-        report: (r) => this.health.report(attempt.key, { ...r, latencyMs: Date.now() - startedAt }),
+        release: () => {
+          lifetime.release();
+          streamHealth.release();
+        },
+        report: (r) => streamHealth.report({ ...r, latencyMs: Date.now() - startedAt }),
       });
       return { events: relayed, meta: this.meta(plan, attempt, count, warnings) };
     });
   }
 
+  /**
+   * The attempt loop. Whatever ends an attempt — success, failure, a bad override, the client
+   * leaving during a back-off — the health slot it acquired (the half-open probe) is either given
+   * a verdict or released: `slot` tracks what this request holds. Calls with the caller's own key
+   * or host (provider_configs) neither take a slot nor report: a tenant's key or server must not
+   * open the circuit of the operator's endpoint for everyone.
+   */
   private async run<T>(
     plan: RoutePlan,
     request: CanonicalRequest,
     ctx: CallContext,
-    once: (attempt: Attempt, call: UpstreamCall, count: number, lifetime: AttemptSignal) => Promise<T>,
+    once: (attempt: Attempt, call: UpstreamCall, count: number, lifetime: AttemptSignal, health: AttemptHealth) => Promise<T>,
   ): Promise<T> {
     let lastError: GatewayError | undefined;
     let count = 0;
-    for (const attempt of plan.attempts) {
-      if (!this.health.acquire(attempt.key)) continue;
-      const target = await applyProviderOverrides(attempt.target, attempt.model, request.routing, this.config.upstreamAllowHosts);
-      for (let retry = 0; ; retry++) {
-        if (ctx.signal.aborted) throw new ClientAbortedError();
-        count++;
-        if (ctx.usage) {
-          ctx.usage.attempts = count;
-          ctx.usage.provider = target.provider;
-        }
-        const lifetime = attemptSignal(ctx.signal, target.timeouts.totalMs);
-        const { signal } = lifetime;
-        const started = Date.now();
-        try {
-          return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId }, count, lifetime);
-        } catch (error) {
-          if (ctx.signal.aborted) {
-            lifetime.abort();
-            this.health.release(attempt.key);
-            throw new ClientAbortedError();
+    for (let index = 0; index < plan.attempts.length; index++) {
+      const attempt = plan.attempts[index]!;
+      const hasNext = index < plan.attempts.length - 1;
+      const target = this.watchdog(await applyProviderOverrides(attempt.target, attempt.model, request.routing, this.config.upstreamAllowHosts), request, hasNext);
+      const health = new AttemptHealth(this.health, attempt.key, sameCredentials(attempt.target, target));
+      if (!health.acquire()) continue;
+      try {
+        for (let retry = 0; ; retry++) {
+          if (ctx.signal.aborted) throw new ClientAbortedError();
+          count++;
+          if (ctx.usage) {
+            ctx.usage.attempts = count;
+            ctx.usage.provider = target.provider;
           }
-          lastError = toGatewayError(error, signal);
-          lifetime.abort();
-          this.health.report(attempt.key, { ok: false, failure: isEndpointFailure(lastError), latencyMs: Date.now() - started });
-          if (!lastError.retryable) throw lastError;
-          const delay = retryDelay(lastError, retry);
-          if (delay === undefined || !this.health.acquire(attempt.key)) break;
-          await sleep(delay, ctx.signal);
+          const lifetime = attemptSignal(ctx.signal, target.timeouts.totalMs);
+          const { signal } = lifetime;
+          const started = Date.now();
+          const span = ctx.trace?.attempt(attempt.model, target, count);
+          try {
+            return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId, traceHeaders: span?.headers }, count, lifetime, health);
+          } catch (error) {
+            // Translate while the attempt's signal still says why it ended (a time-out), then end it.
+            const failure = ctx.signal.aborted ? undefined : toGatewayError(error, signal);
+            span?.failed(failure);
+            lifetime.abort();
+            if (!failure) throw new ClientAbortedError();
+            lastError = failure;
+            if (lastError.local) throw lastError;
+            health.report({ ok: false, failure: isEndpointFailure(lastError), latencyMs: Date.now() - started });
+            if (!lastError.retryable) throw lastError;
+            const delay = hasNext && isTimeout(lastError) ? undefined : retryDelay(lastError, retry);
+            if (delay === undefined || !health.acquire()) break;
+            await sleep(delay, ctx.signal);
+          }
         }
+      } finally {
+        health.release();
       }
     }
     throw lastError ?? new GatewayError('overloaded_error', 'Every endpoint for this request is unavailable right now', { status: 503 });
+  }
+
+  /** A streamed attempt with another candidate behind it gives up on a silent upstream sooner. */
+  private watchdog(target: UpstreamTarget, request: CanonicalRequest, hasNext: boolean): UpstreamTarget {
+    const { fallbackFirstByteMs, firstByteMs } = target.timeouts;
+    if (!request.stream || !hasNext || !fallbackFirstByteMs || fallbackFirstByteMs >= firstByteMs) return target;
+    return { ...target, timeouts: { ...target.timeouts, firstByteMs: fallbackFirstByteMs } };
   }
 
   private adapter(attempt: Attempt): ProviderAdapter {
@@ -108,4 +140,9 @@ export class ExecutorService {
   private meta(plan: RoutePlan, attempt: Attempt, count: number, warnings: TranslationWarning[]): ServedMeta {
     return { model: attempt.model, provider: attempt.target.provider, protocol: attempt.target.protocol, pricing: attempt.pricing, attempts: count, route: plan.route, warnings };
   }
+}
+
+/** Whether an attempt still goes where the operator configured, with the operator's key. */
+function sameCredentials(configured: UpstreamTarget, actual: UpstreamTarget): boolean {
+  return configured.apiKey === actual.apiKey && configured.baseUrl === actual.baseUrl;
 }

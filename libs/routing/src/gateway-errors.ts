@@ -9,8 +9,9 @@ export class ClientAbortedError extends Error {
   }
 }
 
+/** An upstream attempt's failure as a GatewayError; what is not the upstream's is marked local. */
 export function toGatewayError(error: unknown, signal?: Pick<AbortWatch, 'aborted' | 'reason'>): GatewayError {
   const translated = translateTransportError(error, signal);
   if (translated instanceof GatewayError) return translated;
-  return new GatewayError('api_error', 'Internal error while calling the upstream');
+  return new GatewayError('api_error', 'Internal error while calling the upstream', { local: true });
 }

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
+import type { RequestSpan } from '@rosetta/platform';
 import type { AbortWatch } from '@rosetta/providers';
 import type { TokenPricing, UsageDraft } from '@rosetta/usage';
 
@@ -15,6 +16,8 @@ export interface ServedMeta {
   attempts: number;
   route?: string;
   warnings: TranslationWarning[];
+  /** What the answer cost (USD), known before the response is written only when it is not streamed. */
+  costUsd?: number;
 }
 
 export interface CompletionOutcome {
@@ -40,4 +43,6 @@ export interface CallContext {
   setHeaders?(headers: Record<string, string>): void;
   /** The request's usage-ledger row, filled in as it goes and recorded when the response closes. */
   usage?: UsageDraft;
+  /** The request's trace span, only when tracing is on: each upstream attempt gets a child span. */
+  trace?: RequestSpan;
 }

@@ -13,14 +13,22 @@ const MAX_WAIT_MS = 3_000;
  */
 export function retryDelay(error: GatewayError, retry: number, random: () => number = Math.random): number | undefined {
   // A refusal about the request itself (e.g. provider_require_parameters) would only repeat.
-  if (!error.retryable || !isEndpointFailure(error) || retry >= MAX_RETRIES_PER_ENDPOINT) return undefined;
+  if (error.local || !error.retryable || !isEndpointFailure(error) || retry >= MAX_RETRIES_PER_ENDPOINT) return undefined;
   if (error.retryAfterMs !== undefined) return error.retryAfterMs <= MAX_WAIT_MS ? error.retryAfterMs : undefined;
   return Math.round(random() * BASE_DELAY_MS * 2 ** retry);
 }
 
-/** Whether an error says the endpoint is unwell (as opposed to the caller's request being bad). */
+/**
+ * Whether an error says the endpoint is unwell, as opposed to the caller's request being bad or
+ * the gateway failing on its own (ARCHITECTURE §8: local failures never touch endpoint health).
+ */
 export function isEndpointFailure(error: GatewayError): boolean {
-  return error.status === 429 || error.status >= 500;
+  return !error.local && (error.status === 429 || error.status >= 500);
+}
+
+/** A time-out: with another candidate waiting, repeating the wait on the same endpoint only delays. */
+export function isTimeout(error: GatewayError): boolean {
+  return error.status === 504;
 }
 
 export function sleep(ms: number, signal: AbortWatch): Promise<void> {

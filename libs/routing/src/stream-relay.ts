@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@rosetta/canonical';
-import type { AbortWatch } from '@rosetta/providers';
+import { upstreamUnreachable, type AbortWatch } from '@rosetta/providers';
 import { toGatewayError } from './gateway-errors';
 
 export interface StreamReport {
@@ -10,6 +10,9 @@ export interface StreamReport {
   generationMs?: number;
 }
 
+/** Events that say nothing to the client yet: a failure after them can still fall back. */
+const PREAMBLE: ReadonlySet<StreamEvent['type']> = new Set(['start', 'usage', 'text-start', 'thinking-start']);
+
 /** Reads up to the first event that carries content or an outcome; an error there is thrown. */
 export async function holdUntilFirstEvent(iterator: AsyncIterator<StreamEvent>): Promise<StreamEvent[]> {
   const held: StreamEvent[] = [];
@@ -18,13 +21,15 @@ export async function holdUntilFirstEvent(iterator: AsyncIterator<StreamEvent>):
     if (next.done) return held;
     if (next.value.type === 'error') throw next.value.error;
     held.push(next.value);
-    if (next.value.type !== 'start' && next.value.type !== 'usage') return held;
+    if (!PREAMBLE.has(next.value.type)) return held;
   }
 }
 
 /**
  * Relays the rest of an upstream stream: the held events first, the served model written into
- * `start`, a failure turned into an in-stream error event, and one report when it ends.
+ * `start`, a failure turned into an in-stream error event, and at most one report when it ends.
+ * A stream that ends without a finish (the upstream closed early) ends with an error event too:
+ * a truncated answer is never presented as a clean finish. `release` runs once, however it ended.
  */
 export async function* relayStream(
   held: StreamEvent[],
@@ -43,6 +48,7 @@ export async function* relayStream(
   const rewrite = (event: StreamEvent): StreamEvent => (event.type === 'start' ? { ...event, model: opts.model } : event);
   let outputTokens: number | undefined;
   let finished = false;
+  let failed = false;
   try {
     for (const event of held) yield rewrite(event);
     for (;;) {
@@ -52,19 +58,29 @@ export async function* relayStream(
         finished = true;
         outputTokens = next.value.usage?.outputTokens;
       }
-      if (next.value.type === 'error') opts.report({ ok: false, failure: next.value.error.status >= 500 || next.value.error.status === 429 });
+      if (next.value.type === 'error' && !failed) {
+        failed = true;
+        const error = next.value.error;
+        opts.report({ ok: false, failure: !error.local && (error.status >= 500 || error.status === 429) });
+      }
       yield rewrite(next.value);
     }
   } catch (error) {
-    if (opts.clientSignal.aborted) return;
-    opts.report({ ok: false, failure: true });
-    yield { type: 'error', error: toGatewayError(error, opts.signal) };
+    if (opts.clientSignal.aborted || failed) return;
+    failed = true;
+    const gatewayError = toGatewayError(error, opts.signal);
+    opts.report({ ok: false, failure: !gatewayError.local });
+    yield { type: 'error', error: gatewayError };
     return;
   } finally {
     await iterator.return?.();
     opts.release?.();
   }
-  if (finished) {
-    opts.report({ ok: true, failure: false, ttftMs: opts.firstEventAt - opts.startedAt, outputTokens, generationMs: Date.now() - opts.firstEventAt });
+  if (failed || opts.clientSignal.aborted) return;
+  if (!finished) {
+    opts.report({ ok: false, failure: true });
+    yield { type: 'error', error: upstreamUnreachable('the stream ended before the answer was complete') };
+    return;
   }
+  opts.report({ ok: true, failure: false, ttftMs: opts.firstEventAt - opts.startedAt, outputTokens, generationMs: Date.now() - opts.firstEventAt });
 }

@@ -141,6 +141,11 @@ export function anthropicStreamError(type: 'overloaded_error' | 'api_error', mes
   return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`;
 }
 
+/** A delta event whose data is not JSON (the `garbage` fault). */
+export function anthropicGarbageEvent(text: string): string {
+  return `event: content_block_delta\ndata: ${text}\n\n`;
+}
+
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',

@@ -1,3 +1,4 @@
+import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
 import { pause, sendJson } from '../http-io';
 import { countInputTokens } from '../reply-limits';
 import type { ReplyPlan } from '../reply-plan';
@@ -5,6 +6,7 @@ import { playStream } from '../sse-stream';
 import { AnthropicRequestError, convertAnthropicRequest, type AnthropicRequest } from './anthropic-request';
 import {
   anthropicError,
+  anthropicGarbageEvent,
   anthropicStreamError,
   identifyToolUses,
   newAnthropicContext,
@@ -62,6 +64,7 @@ async function handleAnthropic(exchange: SimExchange): Promise<void> {
   }
   const plan = exchange.plan(step.request.neutral);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
+  if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {
     const rendered = renderAnthropicPlannedError(plan.error, requestId);
     return sendJson(res, rendered.status, rendered.body, rendered.headers);
@@ -71,7 +74,7 @@ async function handleAnthropic(exchange: SimExchange): Promise<void> {
 }
 
 /** A non-streamed reply cannot fail half-way, so stream faults become whole-response faults. */
-function completeReply(exchange: SimExchange, plan: ReplyPlan, request: AnthropicRequest): void {
+async function completeReply(exchange: SimExchange, plan: ReplyPlan, request: AnthropicRequest): Promise<void> {
   if (plan.dropConnectionAfterChunks !== undefined) {
     exchange.res.socket?.destroy();
     return;
@@ -81,7 +84,8 @@ function completeReply(exchange: SimExchange, plan: ReplyPlan, request: Anthropi
     return sendJson(exchange.res, 500, body);
   }
   const ctx = newAnthropicContext(request.neutral.model);
-  sendJson(exchange.res, 200, renderMessage(plan, ctx, identifyToolUses(plan.toolCalls)));
+  const body = renderMessage(plan, ctx, identifyToolUses(plan.toolCalls));
+  return sendJsonWithFault(exchange.res, exchange.signal, plan.fault, 200, body);
 }
 
 async function streamReply(exchange: SimExchange, plan: ReplyPlan, request: AnthropicRequest): Promise<void> {
@@ -89,7 +93,8 @@ async function streamReply(exchange: SimExchange, plan: ReplyPlan, request: Anth
   await playStream(exchange.res, exchange.signal, {
     frames: renderAnthropicStream(plan, ctx, identifyToolUses(plan.toolCalls), exchange.settings.chunkTokens),
     errorFrame: anthropicStreamError('overloaded_error', 'Overloaded'),
-    faults: { errorAfterChunks: plan.streamErrorAfterChunks, dropAfterChunks: plan.dropConnectionAfterChunks },
+    garbageFrame: anthropicGarbageEvent(GARBAGE_TEXT),
+    faults: streamFaultsOf(plan),
     tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
   });
 }

@@ -202,6 +202,16 @@ export function geminiArrayError(framesWritten: number): string {
   return `${separator}${JSON.stringify(STREAM_FAILURE, null, 2)}\n]`;
 }
 
+/** A `data:` event whose payload is not JSON (the `garbage` fault). */
+export function geminiSseGarbage(text: string): string {
+  return `data: ${text}\r\n\r\n`;
+}
+
+/** An array element that is not JSON (the `garbage` fault). */
+export function geminiArrayGarbage(text: string): (framesWritten: number) => string {
+  return (framesWritten) => `${framesWritten > 1 ? ARRAY_SEPARATOR : ''}${text}`;
+}
+
 /** A planned error in Google's envelope; a retry delay is also given as google.rpc.RetryInfo. */
 export function renderGeminiPlannedError(error: SimError): { status: number; body: GeminiErrorBody; headers: Record<string, string> } {
   const body = geminiError(error.status, error.message, error.type ?? geminiStatusName(error.status));

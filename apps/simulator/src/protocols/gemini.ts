@@ -1,3 +1,4 @@
+import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
 import { isRecord, pause, sendJson } from '../http-io';
 import { countInputTokens } from '../reply-limits';
 import type { ReplyPlan } from '../reply-plan';
@@ -5,8 +6,10 @@ import { playStream } from '../sse-stream';
 import { convertGeminiRequest, GeminiRequestError, type GeminiRequest } from './gemini-request';
 import {
   geminiArrayError,
+  geminiArrayGarbage,
   geminiError,
   geminiSseError,
+  geminiSseGarbage,
   newGeminiContext,
   renderGeminiJsonArray,
   renderGeminiPlannedError,
@@ -82,6 +85,7 @@ async function handleGemini(exchange: SimExchange): Promise<void> {
   }
   const plan = exchange.plan(step.request.neutral);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
+  if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {
     const rendered = renderGeminiPlannedError(plan.error);
     return sendJson(res, rendered.status, rendered.body, rendered.headers);
@@ -91,7 +95,7 @@ async function handleGemini(exchange: SimExchange): Promise<void> {
 }
 
 /** A non-streamed reply cannot fail half-way, so stream faults become whole-response faults. */
-function completeReply(exchange: SimExchange, plan: ReplyPlan, request: GeminiRequest): void {
+async function completeReply(exchange: SimExchange, plan: ReplyPlan, request: GeminiRequest): Promise<void> {
   if (plan.dropConnectionAfterChunks !== undefined) {
     exchange.res.socket?.destroy();
     return;
@@ -100,7 +104,7 @@ function completeReply(exchange: SimExchange, plan: ReplyPlan, request: GeminiRe
     return sendJson(exchange.res, 500, geminiError(500, 'The simulator was scripted to fail this response.'));
   }
   const ctx = newGeminiContext(request.neutral.model, request.includeThoughts);
-  sendJson(exchange.res, 200, renderGenerateContent(plan, ctx));
+  return sendJsonWithFault(exchange.res, exchange.signal, plan.fault, 200, renderGenerateContent(plan, ctx));
 }
 
 /** `?alt=sse` streams SSE events; without it the body is one JSON array written incrementally. */
@@ -111,7 +115,8 @@ async function streamReply(exchange: SimExchange, plan: ReplyPlan, request: Gemi
   await playStream(exchange.res, exchange.signal, {
     frames: sse ? renderGeminiSse(plan, ctx, chunkTokens) : renderGeminiJsonArray(plan, ctx, chunkTokens),
     errorFrame: sse ? geminiSseError() : geminiArrayError,
-    faults: { errorAfterChunks: plan.streamErrorAfterChunks, dropAfterChunks: plan.dropConnectionAfterChunks },
+    garbageFrame: sse ? geminiSseGarbage(GARBAGE_TEXT) : geminiArrayGarbage(GARBAGE_TEXT),
+    faults: streamFaultsOf(plan),
     tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
     headers: sse ? {} : { 'content-type': 'application/json; charset=UTF-8' },
   });

@@ -147,6 +147,11 @@ export function inStreamError(message: string): string {
   return sse({ error: { message, type: 'server_error', param: null, code: null } });
 }
 
+/** A `data:` event whose payload is not JSON (the `garbage` fault). */
+export function garbageEvent(text: string): string {
+  return `data: ${text}\n\n`;
+}
+
 /** How OpenAI reports a planned error: status, envelope and the headers its SDK reads. */
 export function renderPlannedError(error: SimError): {
   status: number;

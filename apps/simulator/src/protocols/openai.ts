@@ -1,8 +1,10 @@
+import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
 import { pause, sendJson } from '../http-io';
 import type { ReplyPlan } from '../reply-plan';
 import { playStream } from '../sse-stream';
 import { convertOpenAiRequest, OpenAiRequestError, type OpenAiRequest } from './openai-request';
 import {
+  garbageEvent,
   identifyToolCalls,
   inStreamError,
   newContext,
@@ -63,6 +65,7 @@ async function handleOpenAi(exchange: SimExchange): Promise<void> {
   }
   const plan = exchange.plan(step.request.neutral);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
+  if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {
     const rendered = renderPlannedError(plan.error);
     return sendJson(res, rendered.status, rendered.body, rendered.headers);
@@ -89,7 +92,7 @@ function readRequest(exchange: SimExchange): { ok: true; value: OpenAiRequest } 
 }
 
 /** A non-streamed reply cannot fail half-way, so stream faults become whole-response faults. */
-function completeReply(exchange: SimExchange, plan: ReplyPlan, request: OpenAiRequest): void {
+async function completeReply(exchange: SimExchange, plan: ReplyPlan, request: OpenAiRequest): Promise<void> {
   if (plan.dropConnectionAfterChunks !== undefined) {
     exchange.res.socket?.destroy();
     return;
@@ -99,7 +102,8 @@ function completeReply(exchange: SimExchange, plan: ReplyPlan, request: OpenAiRe
     return sendJson(exchange.res, 500, { error: { message, type: 'server_error', param: null, code: null } });
   }
   const ctx = newContext(request.neutral.model);
-  sendJson(exchange.res, 200, renderCompletion(plan, ctx, identifyToolCalls(plan.toolCalls)));
+  const body = renderCompletion(plan, ctx, identifyToolCalls(plan.toolCalls));
+  return sendJsonWithFault(exchange.res, exchange.signal, plan.fault, 200, body);
 }
 
 async function streamReply(exchange: SimExchange, plan: ReplyPlan, request: OpenAiRequest): Promise<void> {
@@ -111,7 +115,8 @@ async function streamReply(exchange: SimExchange, plan: ReplyPlan, request: Open
   await playStream(exchange.res, exchange.signal, {
     frames,
     errorFrame: inStreamError('The simulator was scripted to fail this stream.'),
-    faults: { errorAfterChunks: plan.streamErrorAfterChunks, dropAfterChunks: plan.dropConnectionAfterChunks },
+    garbageFrame: garbageEvent(GARBAGE_TEXT),
+    faults: streamFaultsOf(plan),
     tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
   });
 }

@@ -1,16 +1,17 @@
 import type { GatewayError } from '@rosetta/canonical';
-import { createServer, request, type Server } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { MAX_JSON_DEPTH } from './json-nesting';
 import { readJsonBody } from './read-json-body';
 
-/** A real node:http server answering what readJsonBody made of each request. */
+/** A real node:http server answering what readJsonBody made of each request: 64 bytes at most, 1 MiB on /large. */
 let server: Server;
 let port: number;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    readJsonBody(req, 64).then(
+    readJsonBody(req, req.url === '/large' ? 1 << 20 : 64).then(
       (body) => res.end(JSON.stringify({ body: body === undefined ? '<none>' : body })),
       (error: GatewayError) => {
         res.statusCode = error.status;
@@ -24,9 +25,9 @@ beforeAll(async () => {
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-function send(body: Buffer | string | undefined, headers: Record<string, string | number> = {}, method = 'POST'): Promise<{ status: number; json: Record<string, unknown> }> {
+function send(body: Buffer | string | undefined, headers: Record<string, string | number> = {}, method = 'POST', path = '/', agent?: Agent): Promise<{ status: number; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: '/', headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown> }));
@@ -68,5 +69,29 @@ describe('readJsonBody', () => {
     const bomb = gzipSync(big);
     expect(bomb.length).toBeLessThan(64);
     expect((await send(bomb, { 'content-encoding': 'gzip', 'content-length': bomb.length })).status).toBe(413);
+  });
+
+  it(`refuses bodies nesting deeper than ${MAX_JSON_DEPTH} levels with a 400 naming the limit, however deep`, async () => {
+    const large = (text: string | Buffer): Promise<{ status: number; json: Record<string, unknown> }> => send(text, { 'content-length': text.length }, 'POST', '/large');
+    const arrays = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const refused = { status: 400, json: { type: 'invalid_request_error', message: `Request body nests deeper than ${MAX_JSON_DEPTH} levels` } };
+    expect((await large(`{"a":${arrays(MAX_JSON_DEPTH - 1)}}`)).status).toBe(200);
+    expect(await large(`{"a":${arrays(MAX_JSON_DEPTH)}}`)).toEqual(refused);
+    expect(await large(`{"a":${arrays(100_000)}}`)).toEqual(refused);
+    expect(await large(`{"a":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`)).toEqual(refused);
+    const zipped = gzipSync(`{"a":${arrays(50_000)}}`);
+    expect(await send(zipped, { 'content-encoding': 'gzip', 'content-length': zipped.length }, 'POST', '/large')).toEqual(refused);
+  });
+
+  it('drains an upload it refused half-way, so the keep-alive connection serves the next request', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const notGzip = Buffer.alloc(200_000, 'x');
+      const refused = await send(notGzip, { 'content-encoding': 'gzip', 'transfer-encoding': 'chunked' }, 'POST', '/large', agent);
+      expect(refused).toEqual({ status: 400, json: { type: 'invalid_request_error', message: 'Could not decompress the request body: incorrect header check' } });
+      expect(await send('{"next":1}', { 'content-length': 10 }, 'POST', '/large', agent)).toEqual({ status: 200, json: { body: { next: 1 } } });
+    } finally {
+      agent.destroy();
+    }
   });
 });

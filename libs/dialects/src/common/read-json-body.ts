@@ -2,6 +2,7 @@ import { GatewayError } from '@rosetta/canonical';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting';
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -14,8 +15,9 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
  * Reads a JSON body of any content type (curl -d sends form encoding by default) up to
  * `limitBytes` after decompression, and parses it. Objects and arrays only; an empty body is `{}`.
  * Every failure is a GatewayError the caller renders in its dialect: 413 over the limit, 400 for
- * malformed JSON, an unknown content-encoding or a charset other than UTF-8. A request without a
- * body (no content-length, not chunked) resolves to `undefined`.
+ * malformed JSON, nesting deeper than MAX_JSON_DEPTH, an unknown content-encoding or a charset
+ * other than UTF-8. A request without a body (no content-length, not chunked) resolves to
+ * `undefined`.
  */
 export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(undefined);
@@ -40,6 +42,9 @@ export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<
       if (failed) return;
       failed = true;
       source.removeAllListeners('data');
+      // A decoder that failed has unpiped the request: drain the rest of the upload, or the
+      // keep-alive connection stalls behind it and the client's next request is reset.
+      drain(req);
       reject(error);
     };
     source.on('data', (chunk: Buffer) => {
@@ -53,6 +58,8 @@ export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<
     source.once('end', () => {
       if (failed) return;
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+      // Checked on the bytes before parsing, so nothing downstream ever walks a deeper value.
+      if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) return fail(GatewayError.invalidRequest(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`));
       try {
         resolve(parseJson(raw.toString('utf8')));
       } catch (error) {
@@ -79,7 +86,11 @@ function parseJson(text: string): unknown {
 
 /** Over the limit: answer at once, then let the rest of the upload drain into nothing. */
 function tooLarge(req: IncomingMessage, limitBytes: number): GatewayError {
+  drain(req);
+  return new GatewayError('request_too_large', `Request body exceeds the limit of ${limitBytes} bytes`);
+}
+
+function drain(req: IncomingMessage): void {
   req.unpipe();
   req.resume();
-  return new GatewayError('request_too_large', `Request body exceeds the limit of ${limitBytes} bytes`);
 }

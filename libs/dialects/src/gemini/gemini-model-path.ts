@@ -1,18 +1,35 @@
 import { GatewayError } from '@rosetta/canonical';
+import { decodePathPart } from '../common/decode-path';
 
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
 const METHODS: readonly string[] = ['generateContent', 'streamGenerateContent', 'countTokens'];
+const PREFIX = '/v1beta/models/';
+
+export interface GeminiModelPath {
+  model: string;
+  method: GeminiMethod;
+}
 
 /**
- * `/v1beta/models/rosetta/gemini-2.5-flash:generateContent`: the model may contain slashes; the
- * method follows the last colon. Nest hands the wildcard over as segments.
+ * `rosetta/gemini-2.5-flash:generateContent`, the path after `/v1beta/models/` as it came on the
+ * wire (the chat lane): the model may contain slashes and is percent-decoded; the method follows
+ * the last colon. A malformed escape (`%ZZ`) is the caller's mistake, a 400 naming the path.
  */
-export function parseGeminiModelPath(path: string | string[]): { model: string; method: GeminiMethod } {
-  const joined = Array.isArray(path) ? path.join('/') : path;
+export function parseGeminiModelPath(rawTail: string): GeminiModelPath {
+  const { model, method } = split(rawTail);
+  return { model: decodePathPart(model, `${PREFIX}${rawTail}`), method };
+}
+
+/** The same path as Nest hands it over: wildcard segments, already percent-decoded by Express. */
+export function parseGeminiModelSegments(segments: string | string[]): GeminiModelPath {
+  return split(Array.isArray(segments) ? segments.join('/') : segments);
+}
+
+function split(joined: string): GeminiModelPath {
   const colon = joined.lastIndexOf(':');
   const method = colon >= 0 ? joined.slice(colon + 1) : '';
   if (colon <= 0 || !METHODS.includes(method)) {
     throw new GatewayError('not_found_error', `Unknown method '${method || joined}': use :generateContent, :streamGenerateContent or :countTokens`);
   }
-  return { model: decodeURIComponent(joined.slice(0, colon)), method: method as GeminiMethod };
+  return { model: joined.slice(0, colon), method: method as GeminiMethod };
 }

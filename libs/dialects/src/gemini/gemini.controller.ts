@@ -7,8 +7,8 @@ import { ChatEndpoints } from '../chat-endpoints.service';
 import { sendJson, type GatewayHttpRequest, type GatewayHttpResponse } from '../common/http-types';
 import { isRecord } from '@rosetta/protocols/common';
 import { requireObjectBody } from '../common/request-validation';
-import { parseGeminiModelPath } from './gemini-model-path';
-import { validateGeminiGenerateContentRequest } from './gemini.validate';
+import { parseGeminiModelSegments } from './gemini-model-path';
+import { validateGeminiAlt, validateGeminiGenerateContentRequest } from './gemini.validate';
 
 /** Dialect C: generateContent, streamGenerateContent (SSE or a streamed JSON array), countTokens, models. */
 @Controller('v1beta/models')
@@ -34,8 +34,9 @@ export class GeminiController {
   @Post('*path')
   @HttpCode(200)
   async call(@Param('path') path: string | string[], @Req() req: GatewayHttpRequest, @Res() res: GatewayHttpResponse): Promise<void> {
-    const { model, method } = parseGeminiModelPath(path);
+    const { model, method } = parseGeminiModelSegments(path);
     if (method !== 'countTokens') return this.endpoints.gemini(req, res, model, method === 'streamGenerateContent');
+    validateGeminiAlt(req.query['alt']);
     sendJson(res, 200, this.countTokens(normalizeGeminiRequest(requireObjectBody(req.body)), model));
   }
 

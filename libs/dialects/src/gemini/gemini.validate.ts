@@ -1,3 +1,4 @@
+import { GatewayError } from '@rosetta/canonical';
 import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
   at, checkArray, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required,
@@ -28,4 +29,21 @@ export function validateGeminiGenerateContentRequest(body: JsonObject): JsonObje
   checkObject(body['toolConfig'], 'toolConfig');
   checkArray(body['safetySettings'], 'safetySettings');
   return body;
+}
+
+const ALT_VALUES = ['json', 'sse'];
+
+/**
+ * The `alt` query parameter: `sse` frames streamGenerateContent as server-sent events; absent or
+ * `json`, one JSON array streamed element by element. Anything else (`SSE`, `proto`, `alt`
+ * repeated) is refused rather than guessed at: a client expecting SSE must not get an array.
+ * True when the caller asked for SSE.
+ */
+export function validateGeminiAlt(alt: unknown): boolean {
+  if (alt === undefined) return false;
+  if (typeof alt !== 'string' || !ALT_VALUES.includes(alt)) {
+    const got = Array.isArray(alt) ? `given ${alt.length} times` : `got '${String(alt)}'`;
+    throw GatewayError.invalidRequest(`Invalid query parameter 'alt': must be 'sse' or 'json' (or absent), ${got}`, 'alt');
+  }
+  return alt === 'sse';
 }

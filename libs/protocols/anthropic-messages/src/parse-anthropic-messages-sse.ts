@@ -46,7 +46,7 @@ function parseEvent(message: EventSourceMessage): AnthropicMessagesSSEEvent {
   try {
     data = JSON.parse(message.data);
   } catch {
-    throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502 });
+    throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502, retryable: true });
   }
   return message.event === undefined ? { data } : { event: message.event, data };
 }

@@ -5,6 +5,7 @@ import { isRecord, isString, stringField } from '@rosetta/protocols/common';
 const RPC_STATUS: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
+  402: 'FAILED_PRECONDITION',
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   409: 'ABORTED',

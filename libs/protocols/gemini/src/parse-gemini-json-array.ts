@@ -89,5 +89,5 @@ function parseElement(text: string): unknown {
 }
 
 function malformed(detail: string): GatewayError {
-  return new GatewayError('upstream_error', `Upstream service error: malformed stream (${detail})`, { status: 502 });
+  return new GatewayError('upstream_error', `Upstream service error: malformed stream (${detail})`, { status: 502, retryable: true });
 }

@@ -29,7 +29,7 @@ function takePayloads(pending: EventSourceMessage[], dropMalformed: boolean): un
         return [JSON.parse(event.data) as unknown];
       } catch {
         if (dropMalformed) return [];
-        throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502 });
+        throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502, retryable: true });
       }
     });
 }

@@ -23,14 +23,17 @@ export function mapOpenAIChatUsage(raw: unknown): Usage | undefined {
   });
 }
 
-/** Canonical → dialect A, always with `total_tokens` and both detail objects, as OpenAI sends. */
-export function toOpenAIChatUsage(usage: Usage): CompletionUsage {
+/**
+ * Canonical → dialect A, always with `total_tokens` and both detail objects, as OpenAI sends; plus
+ * `cost` (USD, as OpenRouter adds it) when the gateway priced the answer.
+ */
+export function toOpenAIChatUsage(usage: Usage): CompletionUsage & { cost?: number } {
   const promptDetails: CompletionUsage.PromptTokensDetails = {
     cached_tokens: usage.cachedInputTokens ?? 0,
     audio_tokens: 0,
   };
   if (usage.cacheCreationInputTokens !== undefined) promptDetails.cache_write_tokens = usage.cacheCreationInputTokens;
-  return {
+  const mapped: CompletionUsage & { cost?: number } = {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: totalTokens(usage),
@@ -42,4 +45,6 @@ export function toOpenAIChatUsage(usage: Usage): CompletionUsage {
       rejected_prediction_tokens: 0,
     },
   };
+  if (usage.costUsd !== undefined) mapped.cost = usage.costUsd;
+  return mapped;
 }

@@ -49,7 +49,7 @@ function parseEvent(event: EventSourceMessage): unknown {
   try {
     payload = JSON.parse(event.data);
   } catch {
-    throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502 });
+    throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502, retryable: true });
   }
   // openai-node treats a named `error` event like an `{error}` chunk; so does the decoder.
   if (event.event === 'error' && !(typeof payload === 'object' && payload !== null && 'error' in payload)) {

@@ -1,0 +1,120 @@
+import type { CanonicalRequest } from '@rosetta/canonical';
+import { LocalInvalidationBus } from '@rosetta/persistence';
+import { loadConfig, type AppLogger } from '@rosetta/platform';
+import type { ProviderAdapter } from '@rosetta/providers';
+import { RegistryService, type EndpointRecord, type ModelRecord, type ProviderRecord } from '@rosetta/registry';
+
+type RegistryRepository = ConstructorParameters<typeof RegistryService>[0];
+type RegistrySeederService = ConstructorParameters<typeof RegistryService>[1];
+import { CircuitBreakerService } from './health/circuit-breaker.service';
+import { EndpointHealthService } from './health/endpoint-health.service';
+import { LiveEndpointHealth } from './health-port.module';
+import { MixtureService } from './mixture.service';
+import { RoutingService } from './routing.service';
+
+const clock = { now: 1_700_000_000_000 };
+const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AppLogger;
+
+function provider(slug: string, protocol: 'openai' | 'anthropic' = 'openai'): ProviderRecord {
+  return { slug, protocol, baseUrl: `https://${slug}.example/v1`, apiKeyEnv: null, apiKey: `key-${slug}-000000`, dataCollection: 'allow', zdr: false, builtin: false, disabled: false, source: 'admin' };
+}
+
+function endpoint(providerSlug: string, upstreamModel: string, price: number, extra: Partial<EndpointRecord> = {}): EndpointRecord {
+  return {
+    provider: providerSlug,
+    upstreamModel,
+    quantization: 'unknown',
+    contextLength: 8_000,
+    maxCompletionTokens: 2_000,
+    supportsTools: true,
+    supportsVision: false,
+    supportsReasoning: false,
+    pricing: { prompt: String(price), completion: String(price * 4) },
+    disabled: false,
+    source: 'admin',
+    ...extra,
+  };
+}
+
+function model(id: number, name: string, endpoints: EndpointRecord[]): ModelRecord {
+  return { id, name, displayName: name, author: 'test', description: '', distillable: false, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
+}
+
+/** A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real router. */
+async function setup() {
+  const config = loadConfig({});
+  const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic')];
+  const models = [
+    model(1, 'auto', []),
+    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7), endpoint('beta', 'small-b', 2e-7)]),
+    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000 })]),
+    model(4, 'tiny-window', [endpoint('alpha', 'tiny', 1e-8, { contextLength: 100 })]),
+  ];
+  const repository = { load: async () => ({ providers, models }) } as unknown as RegistryRepository;
+  const seeder = { seed: async () => undefined } as unknown as RegistrySeederService;
+  const registry = new RegistryService(repository, seeder, new LocalInvalidationBus(), config, logger);
+  await registry.reload();
+  const breaker = new CircuitBreakerService({ consecutiveFailures: 1, cooldownMs: 1_000, clock: () => clock.now });
+  const stats = new EndpointHealthService(null, breaker, logger, { clock: () => clock.now, autoStart: false });
+  const health = new LiveEndpointHealth(stats, breaker, registry);
+  const adapters = new Map<string, ProviderAdapter>([['openai', {} as ProviderAdapter], ['anthropic', {} as ProviderAdapter]]);
+  const mixture = new MixtureService(config, logger);
+  mixture.onModuleInit();
+  return { routing: new RoutingService(registry, adapters, health, config, mixture), breaker };
+}
+
+function request(modelId: string, extra: Partial<CanonicalRequest> = {}, routing: CanonicalRequest['routing'] = {}): CanonicalRequest {
+  return { model: modelId, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello there' }] }], stream: false, routing, ...extra };
+}
+
+const route = (attempts: { model: string; target: { provider: string } }[]) => attempts.map((a) => `${a.model}@${a.target.provider}`);
+
+describe('RoutingService', () => {
+  it('plans the model, then its fallback chain, with provider_order first', async () => {
+    const { routing } = await setup();
+    const plan = routing.plan(request('rosetta/small', {}, { models: ['rosetta/large'], order: ['beta'] }));
+    expect(route(plan.attempts)).toEqual(['rosetta/small@beta', 'rosetta/small@alpha', 'rosetta/large@gamma']);
+  });
+
+  it('skips an endpoint whose circuit is open, and takes it back once the cool-down has passed', async () => {
+    const { routing, breaker } = await setup();
+    breaker.record('alpha/small-a', true, clock.now);
+    const open = routing.plan(request('rosetta/small', {}, { only: ['alpha', 'beta'] }));
+    expect(route(open.attempts)).toEqual(['rosetta/small@beta']);
+    clock.now += 1_001;
+    const halfOpen = routing.plan(request('rosetta/small', {}, { order: ['alpha'] }));
+    expect(route(halfOpen.attempts)[0]).toBe('rosetta/small@alpha');
+  });
+
+  it('names the filter that emptied the candidates: 400 for the request, 503 when nothing is available', async () => {
+    const { routing, breaker } = await setup();
+    expect(() => routing.plan(request('rosetta/small', {}, { only: ['gamma'] }))).toThrow(expect.objectContaining({ status: 400, param: 'provider_only' }));
+    breaker.record('gamma/large-g', true, clock.now);
+    expect(() => routing.plan(request('rosetta/large'))).toThrow(expect.objectContaining({ status: 503, type: 'overloaded_error' }));
+  });
+
+  it('refuses a prompt that does not fit the context window', async () => {
+    const { routing } = await setup();
+    const long = 'word '.repeat(200);
+    expect(() => routing.plan(request('rosetta/tiny-window', { messages: [{ role: 'user', content: [{ type: 'text', text: long }] }] }))).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
+  });
+
+  it("keeps a key inside its allow-list: 403 naming the model or the fallback, rosetta/auto inside the list", async () => {
+    const { routing } = await setup();
+    const allowed = ['rosetta/small'];
+    expect(() => routing.plan(request('rosetta/large'), undefined, { allowed })).toThrow(
+      expect.objectContaining({ type: 'permission_error', status: 403, param: 'model', message: "This key may not use model 'rosetta/large'; it may use: rosetta/small" }),
+    );
+    expect(() => routing.plan(request('rosetta/small', {}, { models: ['rosetta/large'] }), undefined, { allowed })).toThrow(expect.objectContaining({ param: 'models[0]' }));
+    const auto = routing.plan(request('rosetta/auto'), undefined, { allowed });
+    expect(new Set(auto.attempts.map((a) => a.model))).toEqual(new Set(['rosetta/small']));
+  });
+
+  it('lowers an output cap past what the endpoint can give, per attempt', async () => {
+    const { routing } = await setup();
+    const plan = routing.plan(request('rosetta/small', { maxOutputTokens: 5_000 }, { models: ['rosetta/large'] }));
+    expect(plan.attempts.map((a) => a.target.outputTokenCap)).toEqual([2_000, 2_000, undefined]);
+  });
+});

@@ -1,0 +1,217 @@
+import fc from 'fast-check';
+import { join } from 'node:path';
+import { hostileBody, SEEDS, toJsonText, type Dialect, type Json } from '../libs/dialects/src/__fixtures__/fuzz-bodies';
+import { MAX_JSON_DEPTH } from '../libs/dialects/src/common/json-nesting';
+import { readErrorEnvelope } from './support/dialect-wire';
+import { auth, bodyBytes, bodyForm, extraHeaders, frame, framing, GEMINI_METHODS, modelSegment, query, sendRaw, type Auth, type Call, type Reply } from './support/fuzz-requests';
+import { TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
+
+/**
+ * The HTTP entry under fuzzing (issue 12): random and mutated bodies, paths, query strings,
+ * content encodings and charsets, and nesting, sent raw (node:http, so paths go out exactly as
+ * written) to every client route of the three dialects. Every answer: no 5xx, an x-request-id,
+ * errors in the route's dialect envelope with that id as `request_id`, no stack trace, no
+ * operator secret. Afterwards every provider's status is what it was: a bad request is never
+ * an endpoint failure. A fixed seed keeps the run reproducible and bounded.
+ */
+const RUNS = { seed: 1212, numRuns: 400 };
+const ROOT = join(__dirname, '..');
+const SECRETS = [...Object.values(OPERATOR_KEYS), TEST_ADMIN_TOKEN];
+let stack: Stack;
+
+const send = (call: Call): Promise<Reply> => sendRaw(stack.gateway.port, call);
+
+/** The dialect whose envelope an error on this path must use (ARCHITECTURE §4.6), by its raw path. */
+function dialectOf(path: string): Dialect {
+  if (path.startsWith('/v1beta')) return 'gemini';
+  if (path.startsWith('/v1/messages')) return 'anthropic';
+  return 'openai';
+}
+
+/** What is wrong with the answer to `call`, or undefined. */
+function misbehaviour(call: Call, reply: Reply): string | undefined {
+  const requestId = reply.headers['x-request-id'];
+  if (reply.status >= 500) return `answered ${reply.status}`;
+  if (typeof requestId !== 'string' || requestId === '') return 'no x-request-id';
+  if (reply.status >= 400) {
+    const envelope = readErrorEnvelope(dialectOf(call.path), reply.status, reply.body, requestId);
+    if (typeof envelope === 'string') return envelope;
+  }
+  const everything = `${JSON.stringify(reply.headers)}\n${reply.body}`;
+  if (/\bat (?:async )?[\w$.<>[\] ]+ \(|\n\s+at \S+:\d+:\d+/.test(everything)) return 'a stack trace in the answer';
+  if (everything.includes(ROOT) || everything.includes('node_modules')) return 'a file path in the answer';
+  if (SECRETS.some((secret) => everything.includes(secret))) return 'an operator secret in the answer';
+  return undefined;
+}
+
+async function expectWellBehaved(call: Call): Promise<Reply> {
+  const reply = await send(call);
+  const problem = misbehaviour(call, reply);
+  if (problem) {
+    const sent = `${call.method} ${call.path} ${JSON.stringify(call.headers)}\n${call.body?.toString('utf8').slice(0, 500) ?? ''}`;
+    throw new Error(`${problem}\nrequest: ${sent}\nanswer: ${reply.status} ${reply.body.slice(0, 500)}`);
+  }
+  return reply;
+}
+
+/** Puts the key where the dialect's clients do (or a wrong one, or none); returns a `key=` query part for Gemini's `?key=`. */
+function authenticate(dialect: Dialect, how: Auth, headers: Record<string, string>): string {
+  const key = how === 'wrong' ? 'rsk_not-a-real-key' : stack.key;
+  if (how === 'none') return '';
+  if (how === 'query' && dialect === 'gemini') return `key=${encodeURIComponent(key)}`;
+  if (dialect === 'openai') headers['authorization'] = `Bearer ${key}`;
+  else if (dialect === 'anthropic') Object.assign(headers, { 'x-api-key': key, 'anthropic-version': '2023-06-01' });
+  else headers['x-goog-api-key'] = key;
+  return '';
+}
+
+/** A POST route of a dialect: its path given a model segment and a method, and which bodies it takes. */
+interface PostRoute {
+  name: string;
+  dialect: Dialect;
+  bodies: Dialect;
+  path(model: string, method: string): string;
+  /** What the route needs beyond the dialect's body: /v1/route takes a Gemini body's model in the body. */
+  prepare?(body: Json): Json;
+}
+
+const withModel = (body: Json): Json =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && !('model' in body) ? { model: 'rosetta/gemini-2.5-flash', ...body } : body;
+
+const POST_ROUTES: readonly PostRoute[] = [
+  { name: 'POST /v1/chat/completions', dialect: 'openai', bodies: 'openai', path: () => '/v1/chat/completions' },
+  { name: 'POST /v1/messages', dialect: 'anthropic', bodies: 'anthropic', path: () => '/v1/messages' },
+  { name: 'POST /v1/messages/count_tokens', dialect: 'anthropic', bodies: 'anthropic', path: () => '/v1/messages/count_tokens' },
+  { name: 'POST /v1beta/models/{model}:{method}', dialect: 'gemini', bodies: 'gemini', path: (model, method) => `/v1beta/models/${model}${method}` },
+  { name: 'POST /v1/route (Gemini bodies)', dialect: 'openai', bodies: 'gemini', path: () => '/v1/route', prepare: withModel },
+  { name: 'POST /v1/route (Anthropic bodies)', dialect: 'openai', bodies: 'anthropic', path: () => '/v1/route' },
+  { name: 'POST /v1/route (OpenAI bodies)', dialect: 'openai', bodies: 'openai', path: () => '/v1/route' },
+];
+
+const GET_ROUTES: ReadonlyArray<{ name: string; dialect: Dialect; path(model: string): string }> = [
+  { name: 'GET /v1/models/{id}', dialect: 'openai', path: (model) => `/v1/models/${model}` },
+  { name: 'GET /v1beta/models/{model}', dialect: 'gemini', path: (model) => `/v1beta/models/${model}` },
+  { name: 'GET /v1/models, /v1beta/models, /v1/key', dialect: 'openai', path: (model) => ['/v1/models', '/v1beta/models', '/v1/key'][model.length % 3]! },
+];
+
+// ---- health ---------------------------------------------------------------------------------
+
+/** Every provider's status on every listed model, as `GET /v1/models/{id}` reports it. */
+async function providerStatuses(): Promise<Record<string, number>> {
+  const headers = { authorization: `Bearer ${stack.key}` };
+  const list = JSON.parse((await send({ method: 'GET', path: '/v1/models', headers })).body) as { data: Array<{ id: string }> };
+  const statuses: Record<string, number> = {};
+  for (const { id } of list.data) {
+    const record = JSON.parse((await send({ method: 'GET', path: `/v1/models/${id}`, headers })).body) as { providers?: Array<{ name: string; status: number }> };
+    for (const provider of record.providers ?? []) statuses[`${id} @ ${provider.name}`] = provider.status;
+  }
+  return statuses;
+}
+
+describe('fuzz: the HTTP entry of all three dialects', () => {
+  let before: Record<string, number>;
+
+  beforeAll(async () => {
+    // Two failures open a circuit: a bad request wrongly counted against an endpoint shows at once.
+    stack = await startStack({ CIRCUIT_BREAKER_FAILURES: '2' });
+    before = await providerStatuses();
+    expect(Object.keys(before).length).toBeGreaterThan(3);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each(POST_ROUTES)('$name: random and mutated requests', async (route) => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ body: hostileBody(route.bodies), form: bodyForm, cut: fc.nat(), framing, auth, model: modelSegment, method: GEMINI_METHODS, query, extra: extraHeaders }),
+        async (input) => {
+          const headers: Record<string, string> = { ...input.extra };
+          if (route.bodies === 'anthropic' && route.dialect === 'openai') headers['anthropic-version'] = '2023-06-01';
+          const keyParam = authenticate(route.dialect, input.auth, headers);
+          const search = [input.query, keyParam].filter(Boolean).join('&');
+          const call: Call = { method: 'POST', path: `${route.path(input.model, input.method)}${search ? `?${search}` : ''}`, headers };
+          await expectWellBehaved(frame(call, bodyBytes(route.prepare ? route.prepare(input.body) : input.body, input.form, input.cut), input.framing));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it.each(GET_ROUTES)('$name: random paths and query strings', async (route) => {
+    await fc.assert(
+      fc.asyncProperty(fc.record({ auth, model: modelSegment, query, extra: extraHeaders }), async (input) => {
+        const headers: Record<string, string> = { ...input.extra };
+        const keyParam = authenticate(route.dialect, input.auth, headers);
+        const search = [input.query, keyParam].filter(Boolean).join('&');
+        await expectWellBehaved({ method: 'GET', path: `${route.path(input.model)}${search ? `?${search}` : ''}`, headers });
+      }),
+      { ...RUNS, numRuns: 60 },
+    );
+  });
+
+  it('answers a malformed %-escape in a path with a 400 naming the path, on every route that decodes one', async () => {
+    const gemini = { 'x-goog-api-key': stack.key, 'content-type': 'application/json' };
+    const seed = Buffer.from(toJsonText(SEEDS.gemini[0]!));
+    for (const path of ['/v1beta/models/%ZZ:generateContent', '/v1beta/models/%ZZ:streamGenerateContent', '/v1beta/models/%ZZ:countTokens', '/v1beta/models/rosetta/%E0%A4%A:generateContent']) {
+      const reply = await expectWellBehaved({ method: 'POST', path, headers: gemini, body: seed });
+      expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, `Malformed percent-encoding in the request path '${path}'`]);
+    }
+    for (const path of ['/v1beta/models/%ZZ', '/v1/models/%ZZ']) {
+      const reply = await expectWellBehaved({ method: 'GET', path, headers: { ...gemini, authorization: `Bearer ${stack.key}` } });
+      expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, `Malformed percent-encoding in the request path '${path}'`]);
+    }
+  });
+
+  it('streams SSE for alt=sse, the JSON array without alt or with alt=json, and refuses any other alt', async () => {
+    const gemini = { 'x-goog-api-key': stack.key, 'content-type': 'application/json' };
+    const seed = Buffer.from(toJsonText(SEEDS.gemini[0]!));
+    const stream = '/v1beta/models/rosetta/gemini-2.5-flash:streamGenerateContent';
+    expect((await expectWellBehaved({ method: 'POST', path: `${stream}?alt=sse`, headers: gemini, body: seed })).headers['content-type']).toMatch(/^text\/event-stream/);
+    for (const search of ['', '?alt=json']) {
+      const reply = await expectWellBehaved({ method: 'POST', path: `${stream}${search}`, headers: gemini, body: seed });
+      expect([reply.status, reply.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+    }
+    for (const search of ['?alt=SSE', '?alt=proto', '?alt=sse&alt=sse']) {
+      const reply = await expectWellBehaved({ method: 'POST', path: `${stream}${search}`, headers: gemini, body: seed });
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body).error.message).toMatch(/^Invalid query parameter 'alt': must be 'sse' or 'json' \(or absent\)/);
+    }
+  });
+
+  it(`refuses bodies nesting deeper than ${MAX_JSON_DEPTH} levels on every route, however deep, and takes them up to it`, async () => {
+    const gemini = { 'x-goog-api-key': stack.key };
+    const wrap = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const routes: Array<[string, Record<string, string>]> = [
+      ['/v1/chat/completions', { authorization: `Bearer ${stack.key}` }],
+      ['/v1/messages', { 'x-api-key': stack.key }],
+      ['/v1/messages/count_tokens', { 'x-api-key': stack.key }],
+      ['/v1beta/models/rosetta/gemini-2.5-flash:generateContent', gemini],
+      ['/v1beta/models/rosetta/gemini-2.5-flash:countTokens', gemini],
+      ['/v1/route', { authorization: `Bearer ${stack.key}` }],
+      ['/admin/keys', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }],
+    ];
+    for (const [path, headers] of routes) {
+      // One level inside the limit: not refused for its nesting (whatever else is wrong with it).
+      const inside = await expectWellBehaved({ method: 'POST', path, headers, body: Buffer.from(`{"metadata":${wrap(MAX_JSON_DEPTH - 1)}}`) });
+      expect(inside.body).not.toContain('nests deeper');
+      for (const levels of [MAX_JSON_DEPTH, 100_000]) {
+        const reply = await expectWellBehaved({ method: 'POST', path, headers, body: Buffer.from(`{"metadata":${wrap(levels)}}`) });
+        expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, `Request body nests deeper than ${MAX_JSON_DEPTH} levels`]);
+      }
+    }
+  });
+
+  it('leaves every provider as healthy as it was, and the gateway serving', async () => {
+    expect(await providerStatuses()).toEqual(before);
+    const reply = await expectWellBehaved({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+      body: Buffer.from(toJsonText(SEEDS.openai[0]!)),
+    });
+    expect(reply.status).toBe(200);
+  });
+});
