@@ -44,6 +44,36 @@ describe('embedded database (PGlite) start', () => {
     expect(second.choices[0]!.message.content).toBe('Simulated reply from gpt-4o-mini: still here');
   });
 
+  it('on a first start without ADMIN_TOKEN, prints the generated token once with commands that work on its URL', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'rosetta-banner-'));
+    const first = await startGateway({ ...env(), ROSETTA_DATA_DIR: fresh, ADMIN_TOKEN: undefined });
+    try {
+      const banner = first.output();
+      const token = /export ROSETTA_URL=(\S+) ADMIN_TOKEN=(rat_\S+)/.exec(banner);
+      expect(token?.[1]).toBe(first.url);
+      expect(banner).toContain('npm run admin -- keys create --plan pro --name me');
+      expect(banner).toContain('export ROSETTA_KEY=rsk_...');
+      const created = await fetch(`${first.url}/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token![2]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'me', plan: 'pro' }),
+      });
+      expect(created.status).toBe(201);
+      expect(await first.stop()).toBe(0);
+      const second = await startGateway({ ...env(), ROSETTA_DATA_DIR: fresh, ADMIN_TOKEN: undefined });
+      expect(second.output()).not.toContain(token![2]);
+      await second.stop();
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('names DATABASE_URL when the database cannot be reached, without its password', async () => {
+    const failure = startGateway({ ...env(), DATABASE_URL: 'postgres://someone:hunter2secret@127.0.0.1:1/nowhere' });
+    await expect(failure).rejects.toThrow(/cannot reach the database of DATABASE_URL \(host 127\.0\.0\.1, port 1, database nowhere\)/);
+    await expect(failure).rejects.not.toThrow(/hunter2secret/);
+  });
+
   it('stops with a message naming the variable when configuration is invalid', async () => {
     await expect(startGateway({ ...env(), PORT: 'eighty' })).rejects.toThrow(/invalid configuration: PORT: must be a whole number/);
   });

@@ -36,9 +36,9 @@ describe('plan limits across replicas, and the usage ledger', () => {
       body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...body }),
     });
 
-  it('a Free key sending 130 concurrent requests across two replicas gets exactly 100 through', async () => {
+  it('a Free key sending 130 tiny concurrent requests (no max_tokens) across two replicas gets exactly 100 through', async () => {
     const { key } = await createKey(a, 'free');
-    const responses = await Promise.all(Array.from({ length: 130 }, (_, i) => ask(i % 2 ? a : b, key, { max_tokens: 1 })));
+    const responses = await Promise.all(Array.from({ length: 130 }, (_, i) => ask(i % 2 ? a : b, key)));
     const ok = responses.filter((r) => r.status === 200);
     const limited = responses.filter((r) => r.status === 429);
     expect(ok.length).toBe(100);
@@ -56,6 +56,20 @@ describe('plan limits across replicas, and the usage ledger', () => {
     for (const r of ok) {
       for (const h of ['limit-requests', 'reset-requests', 'limit-tokens', 'remaining-tokens', 'reset-tokens']) expect(r.headers.get(`x-ratelimit-${h}`)).not.toBeNull();
     }
+  });
+
+  it('an agent-shaped sequence (2k-token prompts, max_tokens 32,000, two at a time) on a Pro key gets no 429', async () => {
+    const { key } = await createKey(a, 'pro');
+    const prompt = Array.from({ length: 2_000 }, (_, i) => `w${i % 97}`).join(' ');
+    const statuses: number[] = [];
+    for (let round = 0; round < 15; round++) {
+      const pair = await Promise.all([a, b].map((g) => ask(g, key, { max_tokens: 32_000, messages: [{ role: 'user', content: `${prompt} step ${round}` }] })));
+      for (const r of pair) {
+        statuses.push(r.status);
+        if (r.status !== 200) throw new Error(`round ${round}: ${r.status} ${await r.text()}`);
+      }
+    }
+    expect(statuses).toEqual(Array.from({ length: 30 }, () => 200));
   });
 
   it('a token budget holds across replicas, and settlement returns unused reservations', async () => {
@@ -133,7 +147,8 @@ describe('plan limits across replicas, and the usage ledger', () => {
           input_tokens: plainBody.usage.prompt_tokens, output_tokens: plainBody.usage.completion_tokens, streamed: false, attempts: 1, error_type: null,
         }),
       );
-      expect(plainRow.cost_usd).toBeCloseTo(plainBody.usage.prompt_tokens * OPENAI_PRICE.prompt + plainBody.usage.completion_tokens * OPENAI_PRICE.completion, 10);
+      expect(plainRow.cost_usd).toMatch(/^\d+\.\d+$/); // a decimal string, never 2.7e-05
+      expect(Number(plainRow.cost_usd)).toBeCloseTo(plainBody.usage.prompt_tokens * OPENAI_PRICE.prompt + plainBody.usage.completion_tokens * OPENAI_PRICE.completion, 10);
 
       const streamed = await ask(b, key, { stream: true, stream_options: { include_usage: true } });
       const text = await streamed.text();
@@ -148,7 +163,7 @@ describe('plan limits across replicas, and the usage ledger', () => {
       expect(failedOver.status).toBe(200);
       const overRow = await lookup(failedOver.headers.get('x-request-id')!);
       expect(overRow).toEqual(expect.objectContaining({ status: 200, served_model: 'rosetta/gpt-4.1-mini', attempts: 3 }));
-      expect(overRow.cost_usd).toBeGreaterThan(0);
+      expect(Number(overRow.cost_usd)).toBeGreaterThan(0);
 
       const dead = `dead-${Date.now()}`;
       sim.script({ match: dead, reply: { error: { status: 503, message: 'everything down' } } });
@@ -169,7 +184,42 @@ describe('plan limits across replicas, and the usage ledger', () => {
       expect(report.body.data).toEqual([
         expect.objectContaining({ api_key_id: id, served_model: 'rosetta/gpt-4o-mini', requests: 2, errors: 0, day: new Date().toISOString().slice(0, 10) }),
       ]);
-      expect(report.body.data[0].cost_usd).toBeGreaterThan(0);
+      expect(Number(report.body.data[0].cost_usd)).toBeGreaterThan(0);
+    });
+
+    it("keeps one row per request whatever x-request-id the caller sends, and finds them by the caller's id", async () => {
+      const { key } = await createKey(a, 'pro');
+      const askWithId = (gateway: GatewayProcess, id: string) =>
+        fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': id },
+          body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+      const clientId = `client-${Date.now().toString(36)}`;
+      const same = await Promise.all([askWithId(a, clientId), askWithId(b, clientId), askWithId(a, clientId)]);
+      const ids = same.map((r) => r.headers.get('x-request-id')!);
+      expect(new Set(ids).size).toBe(3);
+      for (const r of same) {
+        expect(r.status).toBe(200);
+        expect(r.headers.get('x-request-id')).toMatch(/^req_[A-Za-z0-9_-]{16}$/);
+        expect(r.headers.get('x-client-request-id')).toBe(clientId);
+      }
+      // A caller quoting another request's id gets a new one: the first row stays the first request's.
+      const victim = ids[0]!;
+      const forged = await askWithId(b, victim);
+      expect(forged.headers.get('x-request-id')).not.toBe(victim);
+      // Each replica writes its batch within a second: wait for the rows, not for a time.
+      const count = async (): Promise<number> =>
+        (await query<{ n: number }>(db.url, 'SELECT count(*)::int AS n FROM request_log WHERE client_request_id = ANY($1)', [[clientId, victim]]))[0]!.n;
+      for (let i = 0; i < 100 && (await count()) < 4; i++) await new Promise((r) => setTimeout(r, 50));
+      const byClient = await lookup(clientId);
+      expect(byClient.matches.map((row: any) => row.request_id).sort()).toEqual([...ids].sort());
+      expect(await lookup(victim)).toEqual(expect.objectContaining({ request_id: victim, client_request_id: clientId }));
+      const rows = await query<{ request_id: string }>(db.url, 'SELECT request_id FROM request_log WHERE request_id = ANY($1) OR client_request_id = $2', [
+        [...ids, forged.headers.get('x-request-id')],
+        victim,
+      ]);
+      expect(rows.map((r) => r.request_id).sort()).toEqual([...ids, forged.headers.get('x-request-id')!].sort());
     });
 
     it('loses nothing when a replica receives SIGTERM with a batch pending', async () => {

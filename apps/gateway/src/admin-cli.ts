@@ -1,96 +1,84 @@
 /**
  * `npm run admin -- <resource> <action> [options]`: the admin API from a terminal.
- * Talks HTTP to a running gateway (ROSETTA_URL, default http://127.0.0.1:$PORT) with ADMIN_TOKEN,
- * so it works the same against the embedded database and a shared PostgreSQL.
+ * Talks HTTP to a running gateway (ROSETTA_URL, default http://127.0.0.1:$ADMIN_PORT or $PORT)
+ * with ADMIN_TOKEN, so it works the same against the embedded database and a shared PostgreSQL.
+ * The commands themselves are in admin-cli-commands.ts.
  */
-import { parseArgs } from 'node:util';
+import { buildCall, UsageError, type Call } from './admin-cli-commands';
 
-const USAGE = `usage:
-  npm run admin -- keys create --name <name> --plan <plan> [--rpm N] [--tpm N] [--expires-at ISO]
-  npm run admin -- keys list
-  npm run admin -- keys revoke <id>
-  npm run admin -- plans list
-  npm run admin -- plans set <name> --rpm <N|null> --tpm <N|null>
-environment: ADMIN_TOKEN (required), ROSETTA_URL (default http://127.0.0.1:$PORT or :8080)`;
+export { buildCall } from './admin-cli-commands';
 
-interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  body?: unknown;
+interface Output {
+  out(text: string): void;
+  err(text: string): void;
 }
 
-function limit(value: string | undefined): number | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'null' || value === 'unlimited') return null;
-  if (!/^\d+$/.test(value)) throw new Error(`expected a whole number or 'null', got '${value}'`);
-  return Number(value);
-}
+const STDIO: Output = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
-export function buildCall(argv: string[]): Call {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, plan: { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' }, 'expires-at': { type: 'string' } },
-  });
-  const [resource, action, target] = positionals;
-  const route = `${resource ?? ''} ${action ?? ''}`;
-  switch (route) {
-    case 'keys create':
-      if (!values.name || !values.plan) throw new Error('keys create needs --name and --plan');
-      return {
-        method: 'POST',
-        path: '/admin/keys',
-        body: { name: values.name, plan: values.plan, rpm: limit(values.rpm), tpm: limit(values.tpm), expires_at: values['expires-at'] },
-      };
-    case 'keys list':
-      return { method: 'GET', path: '/admin/keys' };
-    case 'keys revoke':
-      if (!target) throw new Error('keys revoke needs the key id');
-      return { method: 'DELETE', path: `/admin/keys/${encodeURIComponent(target)}` };
-    case 'plans list':
-      return { method: 'GET', path: '/admin/plans' };
-    case 'plans set':
-      if (!target) throw new Error('plans set needs the plan name');
-      return { method: 'PUT', path: `/admin/plans/${encodeURIComponent(target)}`, body: { rpm: limit(values.rpm) ?? null, tpm: limit(values.tpm) ?? null } };
-    default:
-      throw new Error(`unknown command '${route.trim()}'`);
-  }
-}
-
-async function main(): Promise<number> {
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: Output = STDIO): Promise<number> {
   let call: Call;
   try {
-    call = buildCall(process.argv.slice(2));
+    const parsed = buildCall(argv);
+    if (parsed.kind === 'help') {
+      io.out(`${parsed.text}\n`);
+      return 0;
+    }
+    call = parsed.call;
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`error: ${error.message}\n\n${error.help}\n`);
     return 2;
   }
-  const token = process.env['ADMIN_TOKEN'];
+  const token = env['ADMIN_TOKEN'];
   if (!token) {
-    process.stderr.write(`ADMIN_TOKEN is not set: use the token printed at the gateway's first start, or the one you configured.\n`);
+    io.err("error: ADMIN_TOKEN is not set: use the token printed at the gateway's first start, or the one you configured.\n");
     return 2;
   }
-  const base = (process.env['ROSETTA_URL'] ?? `http://127.0.0.1:${process.env['PORT'] ?? 8080}`).replace(/\/+$/, '');
-  const response = await fetch(`${base}${call.path}`, {
-    method: call.method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
-  }).catch((error: Error) => {
-    process.stderr.write(`cannot reach the gateway at ${base}: ${error.message}\n`);
-    return undefined;
-  });
-  if (!response) return 1;
-  const text = await response.text();
-  let out = text;
+  const base = (env['ROSETTA_URL'] || `http://127.0.0.1:${env['ADMIN_PORT'] || env['PORT'] || 8080}`).replace(/\/+$/, '');
+  let response: Response;
   try {
-    out = JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    // not JSON: print as is
+    response = await fetch(`${base}${call.path}`, {
+      method: call.method,
+      headers: { authorization: `Bearer ${token}`, ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    io.err(`error: cannot reach the gateway at ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}); is it running? set ROSETTA_URL if it listens elsewhere\n`);
+    return 1;
   }
-  (response.ok ? process.stdout : process.stderr).write(`${out}\n`);
-  return response.ok ? 0 : 1;
+  const text = await response.text();
+  if (!response.ok) {
+    io.err(`error: ${describeFailure(response.status, text)}\n`);
+    return 1;
+  }
+  if (call.csv) {
+    io.out(text);
+    return 0;
+  }
+  io.out(`${pretty(text)}\n`);
+  return 0;
+}
+
+/** `HTTP 409: Plan 'team' is in use by 2 keys; ... (param: name)` from the gateway's error body. */
+function describeFailure(status: number, text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: string; param?: string | null } };
+    if (body.error?.message) return `HTTP ${status}: ${body.error.message}${body.error.param ? ` (param: ${body.error.param})` : ''}`;
+  } catch {
+    // not JSON: show it as it came
+  }
+  return `HTTP ${status}: ${text.trim() || '(no body)'}`;
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 if (require.main === module) {
-  void main().then((code) => process.exit(code));
+  void run(process.argv.slice(2), process.env).then((code) => process.exit(code));
 }

@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiKeyService, Public, type ApiKeyRecord } from '@rosetta/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiKeyService, Public, TeamCacheService, type ApiKeyRecord, type Budget, type BudgetPeriod, type KeyChange } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
-import { PlanCacheService } from '@rosetta/limits';
+import { BudgetService, PlanCacheService } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
-import { CreateKeyDto } from './admin.dto';
+import { RegistryService } from '@rosetta/registry';
+import { UsageRepository, usdString } from '@rosetta/usage';
+import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 
 export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
@@ -12,8 +14,12 @@ export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
     name: record.name,
     plan: record.plan,
     prefix: `rsk_${record.lookupId}`,
+    team_id: record.teamId,
     rpm: record.rpm,
     tpm: record.tpm,
+    budget_usd: record.budget ? usdString(record.budget.usd) : null,
+    budget_period: record.budget?.period ?? null,
+    models: record.models,
     route_knob: record.routeKnob,
     created_at: record.createdAt.toISOString(),
     expires_at: record.expiresAt?.toISOString() ?? null,
@@ -24,6 +30,18 @@ export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** `budget_usd` and `budget_period` go together: both set a budget, both null remove it. */
+export function budgetOf(usd: number | null | undefined, period: string | null | undefined, current: Budget | null = null): Budget | null | undefined {
+  if (usd === undefined && period === undefined) return undefined;
+  if (usd === null && (period === null || period === undefined)) return null;
+  const amount = usd ?? current?.usd;
+  const every = (period ?? current?.period) as BudgetPeriod | undefined;
+  if (amount === undefined || amount === null) throw GatewayError.invalidRequest('budget_period needs a budget_usd', 'budget_usd');
+  if (!every) throw GatewayError.invalidRequest("budget_usd needs a budget_period: 'day', 'month' (UTC) or 'total'", 'budget_period');
+  return { usd: amount, period: every };
+}
+
+/** Keys: issue (the secret is shown once), read with this period's spend, change, revoke (ARCHITECTURE §8). */
 @Public()
 @UseGuards(AdminGuard)
 @Controller('admin/keys')
@@ -31,22 +49,27 @@ export class AdminKeysController {
   constructor(
     private readonly keys: ApiKeyService,
     private readonly plans: PlanCacheService,
+    private readonly teams: TeamCacheService,
+    private readonly registry: RegistryService,
+    private readonly budgets: BudgetService,
+    private readonly usage: UsageRepository,
   ) {}
 
   @Post()
   @HttpCode(201)
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateKeyDto, body);
-    if (!this.plans.get(dto.plan)) {
-      throw GatewayError.invalidRequest(`Unknown plan '${dto.plan}'; see GET /admin/plans`, 'plan');
-    }
+    const change = this.checked(dto);
     const { record, key } = await this.keys.create({
       name: dto.name,
       plan: dto.plan,
       rpm: dto.rpm,
       tpm: dto.tpm,
       routeKnob: dto.route_knob,
-      expiresAt: dto.expires_at ? new Date(dto.expires_at) : null,
+      expiresAt: change.expiresAt,
+      teamId: change.teamId,
+      budget: change.budget,
+      models: change.models,
     });
     return { ...presentKey(record), key };
   }
@@ -56,10 +79,66 @@ export class AdminKeysController {
     return (await this.keys.list()).map(presentKey);
   }
 
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<Record<string, unknown>> {
+    const record = await this.find(id);
+    return { ...presentKey(record), ...(await this.spend(record)) };
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @Body() body: unknown): Promise<Record<string, unknown>> {
+    const current = await this.find(id);
+    const dto = validateBody(UpdateKeyDto, body);
+    const change = this.checked(dto, current);
+    const record = await this.keys.update(current.id, change);
+    return presentKey(record!);
+  }
+
   @Delete(':id')
   async revoke(@Param('id') id: string): Promise<Record<string, unknown>> {
     const record = UUID.test(id) ? await this.keys.revoke(id) : null;
     if (!record) throw new GatewayError('not_found_error', `API key '${id}' not found`);
     return presentKey(record);
+  }
+
+  private async find(id: string): Promise<ApiKeyRecord> {
+    const record = UUID.test(id) ? await this.keys.get(id) : null;
+    if (!record) throw new GatewayError('not_found_error', `API key '${id}' not found`);
+    return record;
+  }
+
+  /** Checks what refers to other records (plan, team, models) and turns the DTO into a change. */
+  private checked(dto: Partial<CreateKeyDto>, current?: ApiKeyRecord): KeyChange {
+    if (dto.plan !== undefined && !this.plans.get(dto.plan)) throw GatewayError.invalidRequest(`Unknown plan '${dto.plan}'; see GET /admin/plans`, 'plan');
+    if (dto.team_id && !this.teams.get(dto.team_id)) throw GatewayError.invalidRequest(`Unknown team '${dto.team_id}'; see GET /admin/teams`, 'team_id');
+    let expiresAt: Date | null | undefined;
+    if (dto.expires_at !== undefined) {
+      expiresAt = dto.expires_at === null ? null : new Date(dto.expires_at);
+      if (expiresAt && expiresAt.getTime() <= Date.now()) throw GatewayError.invalidRequest(`expires_at must be in the future, got ${dto.expires_at}`, 'expires_at');
+    }
+    const models = dto.models === undefined || dto.models === null ? dto.models : dto.models.map((id, i) => this.registry.resolve(id, `models[${i}]`).id);
+    return {
+      name: dto.name,
+      plan: dto.plan,
+      rpm: dto.rpm,
+      tpm: dto.tpm,
+      routeKnob: dto.route_knob,
+      expiresAt,
+      teamId: dto.team_id,
+      budget: budgetOf(dto.budget_usd, dto.budget_period, current?.budget ?? null),
+      models: models ? [...new Set(models)] : models,
+    };
+  }
+
+  /** Spend this period: the budget's own figures, or the ledger's this UTC month without a budget. */
+  private async spend(record: ApiKeyRecord): Promise<Record<string, unknown>> {
+    const scope = this.budgets.scopesFor(record).find((s) => s.kind === 'key');
+    if (scope) {
+      const status = await this.budgets.status(scope);
+      return { spend_usd: usdString(status.spentUsd), spend_period: status.period, remaining_usd: usdString(status.remainingUsd), resets_at: status.resetsAt?.toISOString() ?? null };
+    }
+    const now = new Date();
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    return { spend_usd: usdString(await this.usage.spentSince('key', record.id, month)), spend_period: 'month', remaining_usd: null, resets_at: null };
   }
 }

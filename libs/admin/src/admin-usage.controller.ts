@@ -1,20 +1,27 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
-import { UsageRecorderService, UsageRepository, type UsageAggregate } from '@rosetta/usage';
+import { isGatewayRequestId } from '@rosetta/platform';
+import { usageCsv, usageTotals, UsageRecorderService, UsageRepository, type UsageReportRow, type UsageTotals } from '@rosetta/usage';
 import { AdminGuard } from './admin.guard';
+import { parseUsageQuery } from './usage-query';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_MS = 86_400_000;
-/** Replicas write their batches every second. */
-const LOOKUP_WAIT_MS = 2_000;
-const LOOKUP_POLL_MS = 250;
+/**
+ * After a miss, how long to look again while other replicas write the batches they were just asked
+ * to write (each answers within milliseconds): a few hundred ms at most, not a flush interval.
+ */
+const LOOKUP_RETRY_DELAYS_MS = [20, 40, 80, 160];
 
-function date(value: unknown, name: string, fallback: Date): Date {
-  if (value === undefined) return fallback;
-  const parsed = typeof value === 'string' ? new Date(value) : new Date(NaN);
-  if (Number.isNaN(parsed.getTime())) throw GatewayError.invalidRequest(`${name} must be an ISO 8601 date or date-time`, name);
-  return parsed;
+interface HeaderSetter {
+  setHeader(name: string, value: string): unknown;
+}
+
+export interface UsageReport {
+  from: string;
+  to: string;
+  group_by: string[];
+  data: UsageReportRow[];
+  totals: UsageTotals;
 }
 
 /** Support lookups and usage reports from the ledger. */
@@ -27,28 +34,47 @@ export class AdminUsageController {
     private readonly recorder: UsageRecorderService,
   ) {}
 
-  /** By the `x-request-id` a caller quotes: served model, provider, tokens, cost, latency, status. */
+  /**
+   * By the `x-request-id` the gateway answered with: served model, provider, key and team,
+   * tokens, cost, latency, status. An id the gateway did not mint is looked up as a caller's own
+   * (`client_request_id`): one match is answered like a direct hit, several as `{matches}`.
+   * Both are index lookups; only a miss waits, briefly, for rows other replicas still hold.
+   */
   @Get('requests/:id')
   async request(@Param('id') id: string): Promise<Record<string, unknown>> {
+    const lookup = isGatewayRequestId(id) ? () => this.usage.find(id).then((row) => (row ? [row] : [])) : () => this.usage.findByClientId(id);
     await this.recorder.flush(); // a request that just finished may still be in this replica's batch
-    // ...or in another replica's, written within a second: wait that long before saying no.
-    for (let waited = 0; ; waited += LOOKUP_POLL_MS) {
-      const row = await this.usage.find(id);
-      if (row) return { ...row, cost_usd: Number(row['cost_usd']) };
-      if (waited >= LOOKUP_WAIT_MS) throw new GatewayError('not_found_error', `Request '${id}' not found`);
-      await new Promise((resolve) => setTimeout(resolve, LOOKUP_POLL_MS));
+    let rows = await lookup();
+    if (rows.length === 0) {
+      await this.recorder.flushEverywhere();
+      for (const delay of LOOKUP_RETRY_DELAYS_MS) {
+        rows = await lookup();
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+      if (rows.length === 0) rows = await lookup();
     }
+    if (rows.length === 1) return rows[0]!;
+    if (rows.length > 1) return { client_request_id: id, matches: rows };
+    throw new GatewayError('not_found_error', `Request '${id}' not found: the ledger has no request with this id (server x-request-id or the caller's own); a request is recorded when its response ends`);
   }
 
-  /** Totals per day, key and served model; `from`/`to` default to the last 7 days; `key_id` filters. */
+  /**
+   * Totals grouped by any of key, team, model and day, with key and team names and costs as
+   * decimal strings; `format=csv` answers a CSV file with a header row. See `parseUsageQuery`.
+   */
   @Get('usage')
-  async report(@Query() query: Record<string, unknown>): Promise<{ from: string; to: string; data: UsageAggregate[] }> {
-    const to = date(query['to'], 'to', new Date());
-    const from = date(query['from'], 'from', new Date(to.getTime() - 7 * DAY_MS));
-    const keyId = query['key_id'];
-    if (keyId !== undefined && (typeof keyId !== 'string' || !UUID.test(keyId))) throw GatewayError.invalidRequest('key_id must be a key id (UUID)', 'key_id');
+  async report(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) res: HeaderSetter): Promise<UsageReport | string> {
+    const parsed = parseUsageQuery(query);
     await this.recorder.flush();
-    const data = await this.usage.aggregate({ from, to, apiKeyId: keyId as string | undefined });
-    return { from: from.toISOString(), to: to.toISOString(), data };
+    const data = await this.usage.report(parsed);
+    if (parsed.format === 'csv') {
+      // Named by the first and the last day it covers (`to` itself is excluded).
+      const day = (date: Date): string => date.toISOString().slice(0, 10);
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="rosetta-usage-${parsed.groupBy.join('-')}-${day(parsed.from)}-to-${day(new Date(parsed.to.getTime() - 1))}.csv"`);
+      return usageCsv(parsed.groupBy, data);
+    }
+    return { from: parsed.from.toISOString(), to: parsed.to.toISOString(), group_by: [...parsed.groupBy], data, totals: usageTotals(data) };
   }
 }

@@ -1,7 +1,10 @@
-import { IsDateString, IsInt, IsNumber, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { PLAN_NAME_PATTERN } from '@rosetta/limits';
 
 const MAX_LIMIT = 2_000_000_000;
+/** Budgets are counted in nano-dollars, exact up to ~$9M; a billion dollars is beyond any budget. */
+const MAX_BUDGET_USD = 1_000_000;
+const BUDGET_PERIOD_VALUES = ['day', 'month', 'total'];
 
 export class CreateKeyDto {
   @IsString()
@@ -37,8 +40,71 @@ export class CreateKeyDto {
   @ValidateIf((_, v) => v !== null)
   @IsDateString({ strict: true }, { message: 'expires_at must be an ISO 8601 date-time' })
   expires_at?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUUID('all', { message: 'team_id must be a team id (see GET /admin/teams)' })
+  team_id?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'budget_usd must be a number of US dollars' })
+  @Min(0)
+  @Max(MAX_BUDGET_USD)
+  budget_usd?: number | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIn(BUDGET_PERIOD_VALUES, { message: 'budget_period must be one of day, month, total' })
+  budget_period?: string | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true, message: 'models must be a list of model ids' })
+  models?: string[] | null;
 }
 
+/** PATCH /admin/keys/{id}: any field of a key but its secret; null clears what can be cleared. */
+export class UpdateKeyDto extends CreateKeyDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  declare name: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(PLAN_NAME_PATTERN, { message: 'plan must be a lowercase plan slug' })
+  declare plan: string;
+}
+
+export class CreateTeamDto {
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'budget_usd must be a number of US dollars' })
+  @Min(0)
+  @Max(MAX_BUDGET_USD)
+  budget_usd?: number | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsIn(BUDGET_PERIOD_VALUES, { message: 'budget_period must be one of day, month, total' })
+  budget_period?: string | null;
+}
+
+export class UpdateTeamDto extends CreateTeamDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  declare name: string;
+}
+
+/** PUT /admin/plans/{name}: the whole plan; both limits are required, null meaning unlimited. */
 export class UpsertPlanDto {
   @ValidateIf((_, v) => v !== null)
   @IsInt()
@@ -51,4 +117,21 @@ export class UpsertPlanDto {
   @Min(0)
   @Max(MAX_LIMIT)
   tpm!: number | null;
+}
+
+/** PATCH /admin/plans/{name}: only the limits given change; null means unlimited. */
+export class UpdatePlanDto {
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_LIMIT)
+  rpm?: number | null;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_LIMIT)
+  tpm?: number | null;
 }

@@ -26,6 +26,19 @@ export class ApiKeyEntity {
   @Column({ name: 'route_knob', type: 'real', nullable: true })
   routeKnob!: number | null;
 
+  @Column({ name: 'team_id', type: 'uuid', nullable: true })
+  teamId!: string | null;
+
+  /** numeric(20, 9): node-postgres returns it as a string, kept exact until converted. */
+  @Column({ name: 'budget_usd', type: 'numeric', nullable: true })
+  budgetUsd!: string | null;
+
+  @Column({ name: 'budget_period', type: 'text', nullable: true })
+  budgetPeriod!: string | null;
+
+  @Column({ type: 'text', array: true, nullable: true })
+  models!: string[] | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,3 +1,14 @@
+/** How often a dollar budget starts again: each UTC day, each UTC month, or never. */
+export type BudgetPeriod = 'day' | 'month' | 'total';
+
+export const BUDGET_PERIODS: readonly BudgetPeriod[] = ['day', 'month', 'total'];
+
+/** A dollar budget: at most `usd` spent per `period`. */
+export interface Budget {
+  usd: number;
+  period: BudgetPeriod;
+}
+
 /** A key as the rest of the gateway sees it: plain data, never the ORM entity, never the secret. */
 export interface ApiKeyRecord {
   id: string;
@@ -8,6 +19,11 @@ export interface ApiKeyRecord {
   tpm: number | null;
   /** Default cost/quality knob for rosetta/auto (null: the router's calibrated default). */
   routeKnob: number | null;
+  /** The team the key's spend is also charged to. */
+  teamId: string | null;
+  budget: Budget | null;
+  /** The models this key may call (public ids); null: every model. */
+  models: string[] | null;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -19,6 +35,19 @@ export interface StoredApiKey extends ApiKeyRecord {
   secretHash: string;
 }
 
+/** What PATCH /admin/keys/{id} may change: undefined leaves a field, null clears it. */
+export interface KeyChange {
+  name?: string;
+  plan?: string;
+  rpm?: number | null;
+  tpm?: number | null;
+  routeKnob?: number | null;
+  expiresAt?: Date | null;
+  teamId?: string | null;
+  budget?: Budget | null;
+  models?: string[] | null;
+}
+
 export interface NewApiKey {
   id: string;
   lookupId: string;
@@ -28,5 +57,8 @@ export interface NewApiKey {
   rpm: number | null;
   tpm: number | null;
   routeKnob: number | null;
+  teamId?: string | null;
+  budget?: Budget | null;
+  models?: string[] | null;
   expiresAt: Date | null;
 }

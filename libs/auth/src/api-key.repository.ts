@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
-import type { ApiKeyRecord, NewApiKey, StoredApiKey } from './api-key.record';
+import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
 @Injectable()
@@ -13,7 +13,17 @@ export class ApiKeyRepository {
   }
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const entity = this.repo.create({ ...key, createdAt: new Date(), revokedAt: null, lastUsedAt: null });
+    const { budget, ...rest } = key;
+    const entity = this.repo.create({
+      ...rest,
+      teamId: key.teamId ?? null,
+      models: key.models ?? null,
+      budgetUsd: budget ? String(budget.usd) : null,
+      budgetPeriod: budget?.period ?? null,
+      createdAt: new Date(),
+      revokedAt: null,
+      lastUsedAt: null,
+    });
     await this.repo.insert(entity);
     return toRecord(entity);
   }
@@ -31,6 +41,30 @@ export class ApiKeyRepository {
   async list(): Promise<ApiKeyRecord[]> {
     const rows = await this.repo.find({ order: { createdAt: 'ASC' } });
     return rows.map(toRecord);
+  }
+
+  /** Changes what `change` names (undefined: unchanged; null: cleared); null when there is no such key. */
+  async update(id: string, change: KeyChange): Promise<ApiKeyRecord | null> {
+    const set: Partial<ApiKeyEntity> = {};
+    if (change.name !== undefined) set.name = change.name;
+    if (change.plan !== undefined) set.plan = change.plan;
+    if (change.rpm !== undefined) set.rpm = change.rpm;
+    if (change.tpm !== undefined) set.tpm = change.tpm;
+    if (change.routeKnob !== undefined) set.routeKnob = change.routeKnob;
+    if (change.expiresAt !== undefined) set.expiresAt = change.expiresAt;
+    if (change.teamId !== undefined) set.teamId = change.teamId;
+    if (change.models !== undefined) set.models = change.models;
+    if (change.budget !== undefined) {
+      set.budgetUsd = change.budget ? String(change.budget.usd) : null;
+      set.budgetPeriod = change.budget?.period ?? null;
+    }
+    if (Object.keys(set).length > 0) await this.repo.update({ id }, set);
+    return this.findById(id);
+  }
+
+  /** How many keys (revoked or not) are on a plan. */
+  async countByPlan(plan: string): Promise<number> {
+    return this.repo.countBy({ plan });
   }
 
   /** Marks a key revoked; returns false when there is no such key. Revoking twice keeps the first time. */
@@ -59,6 +93,9 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
     rpm: entity.rpm,
     tpm: entity.tpm,
     routeKnob: entity.routeKnob,
+    teamId: entity.teamId ?? null,
+    budget: entity.budgetUsd !== null && entity.budgetUsd !== undefined && entity.budgetPeriod ? { usd: Number(entity.budgetUsd), period: entity.budgetPeriod as BudgetPeriod } : null,
+    models: entity.models ?? null,
     createdAt: entity.createdAt,
     expiresAt: entity.expiresAt,
     revokedAt: entity.revokedAt,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiKeyRepository } from './api-key.repository';
-import type { ApiKeyRecord } from './api-key.record';
+import type { ApiKeyRecord, Budget, KeyChange } from './api-key.record';
 import { KeyCacheService } from './key-cache.service';
 import { generateApiKey } from './key-secret';
 
@@ -12,6 +12,9 @@ export interface CreateKeyInput {
   tpm?: number | null;
   routeKnob?: number | null;
   expiresAt?: Date | null;
+  teamId?: string | null;
+  budget?: Budget | null;
+  models?: string[] | null;
 }
 
 /** Issues and revokes keys; the secret exists only in the return value of `create`. */
@@ -34,6 +37,9 @@ export class ApiKeyService {
       tpm: input.tpm ?? null,
       routeKnob: input.routeKnob ?? null,
       expiresAt: input.expiresAt ?? null,
+      teamId: input.teamId ?? null,
+      budget: input.budget ?? null,
+      models: input.models ?? null,
     });
     // A replica may remember this lookup id as unknown (someone tried it); clear that everywhere.
     await this.cache.invalidate(generated.lookupId);
@@ -42,6 +48,21 @@ export class ApiKeyService {
 
   list(): Promise<ApiKeyRecord[]> {
     return this.repository.list();
+  }
+
+  get(id: string): Promise<ApiKeyRecord | null> {
+    return this.repository.findById(id);
+  }
+
+  /** Applies a change and drops the key from every replica's cache (in effect within a second). */
+  async update(id: string, change: KeyChange): Promise<ApiKeyRecord | null> {
+    const record = await this.repository.update(id, change);
+    if (record) await this.cache.invalidate(record.lookupId);
+    return record;
+  }
+
+  countByPlan(plan: string): Promise<number> {
+    return this.repository.countByPlan(plan);
   }
 
   async revoke(id: string): Promise<ApiKeyRecord | null> {

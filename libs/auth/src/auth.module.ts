@@ -4,9 +4,11 @@ import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeyService } from './api-key.service';
 import { KeyCacheService } from './key-cache.service';
+import { TeamCacheService } from './team-cache.service';
+import { TeamRepository } from './team.repository';
 
 @Module({
-  providers: [ApiKeyRepository, KeyCacheService, ApiKeyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeyService, KeyCacheService],
+  providers: [ApiKeyRepository, KeyCacheService, ApiKeyService, TeamRepository, TeamCacheService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  exports: [ApiKeyService, KeyCacheService, TeamRepository, TeamCacheService],
 })
 export class AuthModule {}

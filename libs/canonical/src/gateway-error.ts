@@ -6,6 +6,7 @@ export type GatewayErrorType =
   | 'invalid_request_error'
   | 'authentication_error'
   | 'permission_error'
+  | 'budget_exceeded'
   | 'model_registry_error'
   | 'not_found_error'
   | 'request_too_large'
@@ -18,6 +19,7 @@ const DEFAULT_STATUS: Record<GatewayErrorType, number> = {
   invalid_request_error: 400,
   authentication_error: 401,
   permission_error: 403,
+  budget_exceeded: 402,
   model_registry_error: 404,
   not_found_error: 404,
   request_too_large: 413,
@@ -38,6 +40,11 @@ export interface GatewayErrorOptions {
   /** Whether an executor may try another attempt after this error. */
   retryable?: boolean;
   headers?: Record<string, string>;
+  /**
+   * The failure happened in the gateway itself (encoding a request, a bug), not at an upstream:
+   * it never counts against an endpoint's health and is never retried elsewhere.
+   */
+  local?: boolean;
 }
 
 export class GatewayError extends Error {
@@ -48,6 +55,7 @@ export class GatewayError extends Error {
   readonly retryAfterMs?: number;
   readonly retryable: boolean;
   readonly headers?: Record<string, string>;
+  readonly local: boolean;
 
   constructor(type: GatewayErrorType, message: string, options: GatewayErrorOptions = {}) {
     super(message);
@@ -59,6 +67,7 @@ export class GatewayError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.retryable = options.retryable ?? false;
     this.headers = options.headers;
+    this.local = options.local ?? false;
   }
 
   static invalidRequest(message: string, param?: string): GatewayError {

@@ -12,6 +12,8 @@ export interface Usage {
   cacheCreationInputTokens?: number;
   /** Reasoning/thinking tokens (a subset of outputTokens). */
   reasoningTokens?: number;
+  /** What the gateway charges for these tokens (USD, registry pricing); set only on the way out. */
+  costUsd?: number;
 }
 
 export function totalTokens(usage: Usage): number {

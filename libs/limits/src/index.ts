@@ -5,3 +5,4 @@ export * from './plan-cache.service';
 export * from './limits.module';
 export * from './token-estimator';
 export * from './limiter';
+export * from './budget';

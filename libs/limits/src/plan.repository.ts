@@ -31,8 +31,57 @@ export class PlanRepository {
     );
     return { plan, created: rows[0]?.inserted === true };
   }
+
+  /** Changes only the limits given (undefined: unchanged; null: unlimited); null when there is no such plan. */
+  async update(name: string, change: Partial<Pick<PlanRecord, 'rpm' | 'tpm'>>): Promise<PlanRecord | null> {
+    const params: unknown[] = [name];
+    const set = (['rpm', 'tpm'] as const).filter((field) => change[field] !== undefined).map((field) => `${field} = $${params.push(change[field])}`);
+    const rows: PlanRecord[] = await this.repo.query(
+      // Wrapped in a SELECT: TypeORM answers a bare UPDATE ... RETURNING as [rows, count].
+      `WITH changed AS (UPDATE plans SET ${[...set, 'updated_at = now()'].join(', ')} WHERE name = $1 RETURNING name, rpm, tpm) SELECT * FROM changed`,
+      params,
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /**
+   * Deletes a plan no key refers to. Keys (revoked ones too: the foreign key keeps their history
+   * whole) hold a plan in place; a key created meanwhile is caught by the foreign key itself.
+   */
+  async remove(name: string, attempts = 2): Promise<PlanRemoval> {
+    try {
+      const rows: PlanRecord[] = await this.repo.query(
+        `WITH removed AS (DELETE FROM plans WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM api_keys WHERE plan = $1) RETURNING name, rpm, tpm)
+         SELECT * FROM removed`,
+        [name],
+      );
+      if (rows[0]) return { status: 'removed', plan: toRecord(rows[0]) };
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+    }
+    const users: Array<{ keys: number; active: number }> = await this.repo.query(
+      `SELECT count(*)::int AS keys, count(*) FILTER (WHERE revoked_at IS NULL)::int AS active FROM api_keys WHERE plan = $1`,
+      [name],
+    );
+    const { keys = 0, active = 0 } = users[0] ?? {};
+    if (keys > 0) return { status: 'in_use', keys, activeKeys: active };
+    // Still there with no key on it: a key moved away meanwhile; try once more.
+    return attempts > 1 && (await this.find(name)) ? this.remove(name, attempts - 1) : { status: 'not_found' };
+  }
 }
 
-function toRecord(row: PlanEntity): PlanRecord {
+export type PlanRemoval =
+  | { status: 'removed'; plan: PlanRecord }
+  | { status: 'not_found' }
+  /** `keys` counts revoked keys too; `activeKeys` only those not revoked. */
+  | { status: 'in_use'; keys: number; activeKeys: number };
+
+/** PostgreSQL's foreign_key_violation, as pg and PGlite report it (TypeORM may wrap it). */
+function isForeignKeyViolation(error: unknown): boolean {
+  const failure = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return (failure?.code ?? failure?.driverError?.code) === '23503';
+}
+
+function toRecord(row: Pick<PlanEntity, 'name' | 'rpm' | 'tpm'>): PlanRecord {
   return { name: row.name, rpm: row.rpm, tpm: row.tpm };
 }

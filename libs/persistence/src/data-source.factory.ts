@@ -36,15 +36,24 @@ export function embeddedDatabasePath(dataDir: string): string {
 
 const MIGRATION_LOCK = 7_152_026; // arbitrary, fixed: serialises replicas migrating at once
 
+const MIGRATION_LOCK_POLL_MS = 100;
+
 /**
  * Runs pending migrations under a session advisory lock so that replicas starting together do not
- * race each other through the same migration.
+ * race each other through the same migration. Waiting replicas poll with `pg_try_advisory_lock`
+ * rather than block in `pg_advisory_lock`: a blocked statement holds a snapshot, and a migration
+ * that builds an index CONCURRENTLY waits for every older snapshot, which would deadlock (through
+ * the application, where PostgreSQL cannot see it) with the replica waiting for the lock.
  */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    for (;;) {
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK])) as Array<{ locked: boolean }>;
+      if (row?.locked) break;
+      await new Promise((resolve) => setTimeout(resolve, MIGRATION_LOCK_POLL_MS));
+    }
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
   } finally {

@@ -48,7 +48,15 @@ export class PersistenceModule implements OnApplicationShutdown {
 
 async function openDatabase(config: RosettaConfig, logger: AppLogger, entities: DatabaseOptions['entities']): Promise<DataSource> {
   const dataSource = createDataSource({ url: config.databaseUrl, dataDir: config.dataDir, entities });
-  await dataSource.initialize();
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    if (!config.databaseUrl) throw error;
+    // Say which setting to check, without echoing the URL (it may hold a password).
+    const { hostname, port, pathname } = new URL(config.databaseUrl);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot reach the database of DATABASE_URL (host ${hostname}, port ${port || 5432}, database ${pathname.slice(1) || '?'}): ${reason}`);
+  }
   const applied = await migrate(dataSource);
   if (config.databaseUrl) {
     const { host, port, pathname } = new URL(config.databaseUrl);

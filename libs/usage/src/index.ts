@@ -2,3 +2,5 @@ export * from './usage-entry';
 export * from './usage.repository';
 export * from './usage-recorder.service';
 export * from './usage.module';
+export * from './usd';
+export * from './usage-report';

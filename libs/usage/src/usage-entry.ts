@@ -15,7 +15,11 @@ export interface TokenPricing {
  */
 export interface UsageDraft {
   requestId: string;
+  /** The caller's x-request-id: searchable by admins, never the ledger's key. */
+  clientRequestId?: string;
   apiKeyId?: string;
+  /** The key's team at the time of the request: its spend counts against the team's budget. */
+  teamId?: string;
   dialect: ProtocolId;
   streamed: boolean;
   startedAt: number;
@@ -34,7 +38,9 @@ export interface UsageDraft {
 
 export interface UsageRow {
   requestId: string;
+  clientRequestId: string | null;
   apiKeyId: string | null;
+  teamId: string | null;
   dialect: string;
   requestedModel: string | null;
   servedModel: string | null;
@@ -73,6 +79,8 @@ export function costUsd(usage: Usage | undefined, pricing: TokenPricing | undefi
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
   return {
     requestId: draft.requestId,
+    clientRequestId: draft.clientRequestId ?? null,
+    teamId: draft.teamId ?? null,
     apiKeyId: draft.apiKeyId ?? null,
     dialect: draft.dialect,
     requestedModel: draft.requestedModel ?? null,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { APP_LOGGER, type AppLogger, type Counter, type Histogram, MetricsService } from '@rosetta/platform';
 import { toUsageRow, type UsageDraft, type UsageRow } from './usage-entry';
 import { UsageRepository } from './usage.repository';
@@ -7,6 +8,8 @@ const FLUSH_EVERY_MS = 1_000;
 const FLUSH_AT_ROWS = 500;
 /** Past this many unwritten rows (the database is down), the oldest are dropped and counted. */
 const MAX_BUFFERED = 50_000;
+/** The bus message asking every replica to write its pending rows now (a support lookup waits). */
+const LEDGER_FLUSH = 'ledger_flush';
 
 /**
  * The usage ledger's writer: rows are queued in memory and written in batches off the hot path —
@@ -25,6 +28,7 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
     private readonly repository: UsageRepository,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     @Optional() metrics?: MetricsService,
+    @Optional() @Inject(INVALIDATION_BUS) private readonly bus?: InvalidationBus,
   ) {
     if (metrics) this.meters = usageMeters(metrics, () => this.metrics());
   }
@@ -32,6 +36,10 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
     this.timer.unref();
+    // A batch in flight leaves later rows pending: flush twice so both are written.
+    this.bus?.subscribe((message) => {
+      if (message.kind === LEDGER_FLUSH) void this.flush().then(() => this.flush());
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -40,8 +48,8 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
     if (this.pending.length > 0) await this.flush();
   }
 
-  /** Closes a request's draft into a row; O(1), no I/O. */
-  record(draft: UsageDraft, status: number): void {
+  /** Closes a request's draft into a row (returned, for its cost); O(1), no I/O. */
+  record(draft: UsageDraft, status: number): UsageRow {
     const row = toUsageRow(draft, status);
     this.pending.push(row);
     if (this.meters) observe(this.meters, row);
@@ -50,10 +58,20 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
       this.pending.splice(0, this.pending.length - MAX_BUFFERED);
     }
     if (this.pending.length >= FLUSH_AT_ROWS) void this.flush();
+    return row;
   }
 
   metrics(): { pending: number; dropped: number } {
     return { pending: this.pending.length, dropped: this.dropped };
+  }
+
+  /**
+   * Writes this replica's pending rows and asks every other replica to write theirs at once rather
+   * than at their next tick; the others' writes land a few milliseconds later.
+   */
+  async flushEverywhere(): Promise<void> {
+    await this.bus?.publish({ kind: LEDGER_FLUSH, id: '' }).catch(() => undefined);
+    await this.flush();
   }
 
   flush(): Promise<void> {

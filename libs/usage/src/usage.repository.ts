@@ -1,22 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { UsageRow } from './usage-entry';
+import { reportColumns, type UsageDimension, type UsageReportFilter, type UsageReportRow } from './usage-report';
+import { usdString } from './usd';
+
+/** How each dimension is selected and grouped; names are joined in after grouping. */
+const DIMENSION_SQL: Readonly<Record<UsageDimension, string>> = {
+  day: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day",
+  key: 'api_key_id',
+  team: 'team_id',
+  model: 'served_model',
+};
+
+/** A ledger row with the key's and the team's current names. */
+const LEDGER_ROW = `SELECT r.*, k.name AS key_name, t.name AS team_name
+  FROM request_log r LEFT JOIN api_keys k ON k.id = r.api_key_id LEFT JOIN teams t ON t.id = r.team_id`;
 
 const COLUMNS = [
   'request_id', 'api_key_id', 'dialect', 'requested_model', 'served_model', 'provider', 'status', 'error_type', 'input_tokens',
   'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'streamed', 'attempts', 'route', 'created_at',
+  'client_request_id', 'team_id',
 ] as const;
-
-export interface UsageAggregate {
-  day: string;
-  api_key_id: string | null;
-  served_model: string | null;
-  requests: number;
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-}
 
 /** The only place that touches request_log. Inserts are one statement per batch. */
 @Injectable()
@@ -30,33 +34,116 @@ export class UsageRepository {
       const values = [
         row.requestId, row.apiKeyId, row.dialect, row.requestedModel, row.servedModel, row.provider, row.status, row.errorType,
         row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens, row.costUsd.toFixed(12), row.latencyMs, row.ttftMs,
-        row.streamed, row.attempts, row.route, row.createdAt,
+        row.streamed, row.attempts, row.route, row.createdAt, row.clientRequestId, row.teamId,
       ];
       const placeholders = values.map((value) => `$${params.push(value)}`);
       return `(${placeholders.join(', ')})`;
     });
+    // Ids are the gateway's own, unique and unguessable; the conflict clause only makes a retried
+    // batch (one whose first write did land) idempotent.
     await this.dataSource.query(
       `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (request_id) DO NOTHING`,
       params,
     );
   }
 
+  /** One request by the gateway's id (the primary key), with key and team names; costs as decimal strings. */
   async find(requestId: string): Promise<Record<string, unknown> | null> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query('SELECT * FROM request_log WHERE request_id = $1', [requestId]);
-    return rows[0] ?? null;
+    const rows: Record<string, unknown>[] = await this.dataSource.query(`${LEDGER_ROW} WHERE r.request_id = $1`, [requestId]);
+    return rows[0] ? presentLedgerRow(rows[0]) : null;
   }
 
-  async aggregate(filter: { from: Date; to: Date; apiKeyId?: string }): Promise<UsageAggregate[]> {
+  /** What a key or a team spent since `since` (USD), from the ledger's (key|team, time) indexes. */
+  async spentSince(scope: 'key' | 'team', id: string, since: Date): Promise<number> {
+    const column = scope === 'key' ? 'api_key_id' : 'team_id';
+    const rows: { spent: string | null }[] = await this.dataSource.query(
+      `SELECT sum(cost_usd)::text AS spent FROM request_log WHERE ${column} = $1 AND created_at >= $2`,
+      [id, since],
+    );
+    return Number(rows[0]?.spent ?? 0);
+  }
+
+  /** Every request a caller sent with this x-request-id, newest first (at most `limit`). */
+  async findByClientId(clientRequestId: string, limit = 100): Promise<Record<string, unknown>[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `${LEDGER_ROW} WHERE r.client_request_id = $1 ORDER BY r.created_at DESC LIMIT $2`,
+      [clientRequestId, limit],
+    );
+    return rows.map(presentLedgerRow);
+  }
+
+  /**
+   * Totals per the dimensions asked for over [from, to): one scan of the ledger by `created_at`
+   * (or by key or team and time when filtered, from the matching index), grouped first, with key
+   * and team names joined to the few grouped rows afterwards.
+   */
+  async report(filter: UsageReportFilter): Promise<UsageReportRow[]> {
     const params: unknown[] = [filter.from, filter.to];
-    const byKey = filter.apiKeyId ? `AND api_key_id = $${params.push(filter.apiKeyId)}` : '';
-    return this.dataSource.query(
-      `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, api_key_id, served_model,
-              count(*)::int AS requests, count(*) FILTER (WHERE status >= 400 OR error_type IS NOT NULL)::int AS errors,
-              sum(input_tokens)::int AS input_tokens, sum(output_tokens)::int AS output_tokens, sum(cost_usd)::float8 AS cost_usd
-         FROM request_log
-        WHERE created_at >= $1 AND created_at < $2 ${byKey}
-        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    const where = ['created_at >= $1', 'created_at < $2'];
+    if (filter.apiKeyId) where.push(`api_key_id = $${params.push(filter.apiKeyId)}`);
+    if (filter.teamId) where.push(`team_id = $${params.push(filter.teamId)}`);
+    const dimensions = filter.groupBy.map((d) => DIMENSION_SQL[d]);
+    const grouped = filter.groupBy.map((d) => (d === 'day' ? 'day' : DIMENSION_SQL[d]));
+    const names = [
+      filter.groupBy.includes('key') ? 'k.name AS key_name' : null,
+      filter.groupBy.includes('team') ? 't.name AS team_name' : null,
+    ].filter((column) => column !== null);
+    const joins = [
+      filter.groupBy.includes('key') ? 'LEFT JOIN api_keys k ON k.id = g.api_key_id' : '',
+      filter.groupBy.includes('team') ? 'LEFT JOIN teams t ON t.id = g.team_id' : '',
+    ].join(' ');
+    // Days in order, then the biggest spenders first; ids last so the order is stable.
+    const order = [filter.groupBy.includes('day') ? 'g.day' : null, 'g.cost_usd DESC', 'g.requests DESC', ...grouped.filter((c) => c !== 'day').map((c) => `g.${c}`)]
+      .filter((column) => column !== null)
+      .join(', ');
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH g AS (
+         SELECT ${dimensions.join(', ')},
+                count(*)::bigint AS requests,
+                count(*) FILTER (WHERE status >= 400 OR error_type IS NOT NULL)::bigint AS errors,
+                coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
+                coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
+                coalesce(sum(cached_tokens), 0)::bigint AS cached_tokens,
+                coalesce(sum(reasoning_tokens), 0)::bigint AS reasoning_tokens,
+                round(coalesce(sum(cost_usd), 0), 9) AS cost_usd
+           FROM request_log
+          WHERE ${where.join(' AND ')}
+          GROUP BY ${grouped.join(', ')}
+       )
+       SELECT g.*${names.map((n) => `, ${n}`).join('')}, g.cost_usd::text AS cost_text FROM g ${joins} ORDER BY ${order}`,
       params,
     );
+    return rows.map((row) => reportRow(filter.groupBy, row));
   }
+}
+
+function reportRow(groupBy: readonly UsageDimension[], row: Record<string, unknown>): UsageReportRow {
+  const out: UsageReportRow = {
+    requests: Number(row['requests']),
+    errors: Number(row['errors']),
+    input_tokens: Number(row['input_tokens']),
+    output_tokens: Number(row['output_tokens']),
+    cached_tokens: Number(row['cached_tokens']),
+    reasoning_tokens: Number(row['reasoning_tokens']),
+    cost_usd: usdString(Number(row['cost_text'])),
+  };
+  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+  for (const dimension of groupBy) {
+    if (dimension === 'day') out.day = String(row['day']);
+    if (dimension === 'key') Object.assign(out, { api_key_id: text(row['api_key_id']), key_name: text(row['key_name']) });
+    if (dimension === 'team') Object.assign(out, { team_id: text(row['team_id']), team_name: text(row['team_name']) });
+    if (dimension === 'model') out.served_model = text(row['served_model']);
+  }
+  // Dimensions first, in the order asked, then the totals: the JSON reads like the CSV.
+  return Object.fromEntries(reportColumns(groupBy).map((column) => [column, out[column]])) as unknown as UsageReportRow;
+}
+
+/** A ledger row as the admin API shows it: cost as a decimal string, times as ISO 8601. */
+export function presentLedgerRow(row: Record<string, unknown>): Record<string, unknown> {
+  const created = row['created_at'];
+  return {
+    ...row,
+    cost_usd: usdString(Number(row['cost_usd'] ?? 0)),
+    created_at: created instanceof Date ? created.toISOString() : created,
+  };
 }

@@ -31,6 +31,9 @@ function apiKey(plan: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyReco
     rpm: null,
     tpm: null,
     routeKnob: null,
+    teamId: null,
+    budget: null,
+    models: null,
     createdAt: new Date(),
     expiresAt: null,
     revokedAt: null,
@@ -125,7 +128,7 @@ describe('RateLimitService (in process, no Redis)', () => {
     expect(limits.headers(first.state)['x-ratelimit-remaining-tokens']).toBe('400');
 
     const error = await refusal(limits.reserveTokens(key, 600, now + 5_000));
-    expect(error.message).toBe('Rate limit exceeded: 1000 tokens per minute for plan tiny');
+    expect(error.message).toBe("Rate limit exceeded: the request needs 600 tokens and 400 of plan tiny's 1,000 tokens per minute remain: retry in 55 s");
     expect(error.retryAfterMs).toBe(55_000);
     expect(error.headers).toMatchObject({ 'x-ratelimit-limit-tokens': '1000', 'x-ratelimit-remaining-tokens': '400' });
 
@@ -146,7 +149,9 @@ describe('RateLimitService (in process, no Redis)', () => {
     const state = await limits.checkRequest(key);
     const error = await refusal(limits.reserveTokens(key, 1_001, Date.now(), state));
     expect(error.status).toBe(429);
-    expect(error.message).toBe('Rate limit exceeded: the request needs 1001 tokens, more than the 1000 tokens per minute for plan tiny');
+    expect(error.message).toBe(
+      "Rate limit exceeded: the request needs 1,001 tokens, more than plan tiny's 1,000 tokens per minute: shorten the prompt or use a key whose plan allows more tokens per minute",
+    );
     expect(error.retryAfterMs).toBeUndefined();
     expect(error.headers).toMatchObject({ 'x-should-retry': 'false', 'x-ratelimit-limit-requests': '3', 'x-ratelimit-limit-tokens': '1000' });
   });
@@ -156,10 +161,30 @@ describe('RateLimitService (in process, no Redis)', () => {
     expect(limits.limitsFor(apiKey('vanished'))).toEqual({ rpm: 100, tpm: 10_000 });
   });
 
-  it('reads the failure policy from RATE_LIMIT_REDIS_FAILURE', () => {
-    expect(rateLimitOptionsFromEnv({})).toEqual({ onRedisFailure: 'local' });
-    expect(rateLimitOptionsFromEnv({ RATE_LIMIT_REDIS_FAILURE: 'open' })).toEqual({ onRedisFailure: 'open' });
+  it('reads the failure policy from RATE_LIMIT_REDIS_FAILURE and the output reservation from TPM_OUTPUT_RESERVATION', () => {
+    expect(rateLimitOptionsFromEnv({})).toEqual({ onRedisFailure: 'local', outputReservation: 4_096 });
+    expect(rateLimitOptionsFromEnv({ RATE_LIMIT_REDIS_FAILURE: 'open', TPM_OUTPUT_RESERVATION: '0' })).toEqual({ onRedisFailure: 'open', outputReservation: 0 });
     expect(() => rateLimitOptionsFromEnv({ RATE_LIMIT_REDIS_FAILURE: 'closed' })).toThrow(/RATE_LIMIT_REDIS_FAILURE/);
+    expect(() => rateLimitOptionsFromEnv({ TPM_OUTPUT_RESERVATION: 'lots' })).toThrow(/TPM_OUTPUT_RESERVATION: must be a whole number/);
+  });
+
+  it('reserves the prompt plus a bounded output cap, clamped to the endpoint, and nothing for an unset cap', async () => {
+    const limits = service(null);
+    const key = apiKey('pro');
+    const reserved = async (request: { prompt: number; maxOutput?: number; endpointMaxOutput?: number }) => (await limits.reserveRequest(key, request)).reserved;
+    expect(await reserved({ prompt: 20 })).toBe(20);
+    expect(await reserved({ prompt: 2_000, maxOutput: 32_000, endpointMaxOutput: 64_000 })).toBe(2_000 + 4_096);
+    expect(await reserved({ prompt: 2_000, maxOutput: 1_000, endpointMaxOutput: 64_000 })).toBe(3_000);
+    expect(await reserved({ prompt: 100, maxOutput: 200_000, endpointMaxOutput: 16 })).toBe(116);
+  });
+
+  it("says what a refused request needed, what remains (as the headers do) and that max_tokens can be lowered", async () => {
+    const limits = service(null);
+    const key = apiKey('free');
+    await limits.reserveRequest(key, { prompt: 8_000 });
+    const error = await refusal(limits.reserveRequest(key, { prompt: 1_500, maxOutput: 32_000, endpointMaxOutput: 16_384 }));
+    expect(error.message).toMatch(/^Rate limit exceeded: the request needs 5,596 tokens \(prompt ≈ 1,500 \+ 4,096 reserved for output\) and 2,000 of plan free's 10,000 tokens per minute remain: retry in \d+ s, or lower max_tokens$/);
+    expect(error.headers).toMatchObject({ 'x-ratelimit-remaining-tokens': '2000', 'x-ratelimit-limit-tokens': '10000' });
   });
 });
 

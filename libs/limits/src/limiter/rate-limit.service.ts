@@ -23,14 +23,22 @@ export interface RateLimitOptions {
   keyPrefix?: string;
   /** The limit window. Default one minute (RPM/TPM); tests may shorten it. */
   windowMs?: number;
+  /** Most output tokens a request reserves before its call (`TPM_OUTPUT_RESERVATION`). Default 4,096. */
+  outputReservation?: number;
 }
+
+/** Output tokens reserved at most per request unless TPM_OUTPUT_RESERVATION says otherwise. */
+export const DEFAULT_OUTPUT_RESERVATION = 4_096;
 
 /** `RATE_LIMIT_REDIS_FAILURE=local|open` (default `local`). A bad value stops the process. */
 export function rateLimitOptionsFromEnv(env: Record<string, string | undefined> = process.env): RateLimitOptions {
   const raw = env.RATE_LIMIT_REDIS_FAILURE?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return { onRedisFailure: 'local' };
+  const reservation = env.TPM_OUTPUT_RESERVATION?.trim();
+  if (reservation && !/^\d+$/.test(reservation)) throw new ConfigError('TPM_OUTPUT_RESERVATION', `must be a whole number of tokens, got '${reservation}'`);
+  const outputReservation = reservation ? Number(reservation) : DEFAULT_OUTPUT_RESERVATION;
+  if (raw === undefined || raw === '') return { onRedisFailure: 'local', outputReservation };
   if (raw !== 'local' && raw !== 'open') throw new ConfigError('RATE_LIMIT_REDIS_FAILURE', `must be 'local' or 'open', got '${raw}'`);
-  return { onRedisFailure: raw };
+  return { onRedisFailure: raw, outputReservation };
 }
 
 /** A token reservation made before an upstream call. */
@@ -56,6 +64,7 @@ export interface TokenReservation {
 export class RateLimitService {
   readonly store: RateLimitStore;
   readonly windowMs: number;
+  readonly outputReservation: number;
   private readonly failover?: FailoverRateLimitStore;
   private readonly refused?: Counter;
 
@@ -73,6 +82,7 @@ export class RateLimitService {
     }
     const settings = { ...rateLimitOptionsFromEnv(), ...(options ?? {}) };
     this.windowMs = settings.windowMs ?? LIMIT_WINDOW_MS;
+    this.outputReservation = settings.outputReservation ?? DEFAULT_OUTPUT_RESERVATION;
     if (redis) {
       const primary = new RedisRateLimitStore(redis, { prefix: settings.keyPrefix ?? RATE_LIMIT_KEY_PREFIX });
       this.failover = new FailoverRateLimitStore(primary, {
@@ -131,12 +141,31 @@ export class RateLimitService {
   }
 
   /**
-   * Reserves `tokens` (estimated prompt + requested max output) against the key's TPM before the
-   * upstream call. Throws the 429 GatewayError when they do not fit; a request needing more than
-   * the whole per-minute budget is refused outright (no retry hint, `x-should-retry: false`).
-   * Pass the request's state to carry its request headers into the result and the error.
+   * A request's reservation, by the policy the README documents: the estimated prompt plus its
+   * output cap — clamped to the most any planned endpoint can produce, and to
+   * `outputReservation` — and nothing for output when the request set no cap. Settlement charges
+   * the real output when the response ends, so a minute can overshoot the limit only by the output
+   * of requests in flight beyond what they reserved; in exchange tiny requests are bound by RPM,
+   * and coding agents sending `max_tokens: 32000` are not charged 32,000 tokens per call up front.
+   * Never more than the whole minute unless the prompt alone is more (then it is refused).
    */
-  async reserveTokens(key: ApiKeyRecord, tokens: number, now: number = Date.now(), previous?: LimitState): Promise<TokenReservation> {
+  reserveRequest(key: ApiKeyRecord, request: { prompt: number; maxOutput?: number; endpointMaxOutput?: number }, previous?: LimitState): Promise<TokenReservation> {
+    const cap = request.maxOutput === undefined ? 0 : Math.min(request.maxOutput, request.endpointMaxOutput ?? request.maxOutput);
+    const wanted = request.prompt + Math.min(cap, this.outputReservation);
+    const { tpm } = this.limitsFor(key);
+    const amount = tpm === null ? wanted : Math.min(wanted, Math.max(request.prompt, tpm));
+    return this.reserveTokens(key, amount, undefined, previous, { prompt: request.prompt, output: Math.max(0, amount - request.prompt) });
+  }
+
+  /**
+   * Reserves `tokens` against the key's TPM before the upstream call. Throws the 429 GatewayError
+   * when they do not fit, saying how much the request needed, how much of the minute remains and
+   * what to change; a request needing more than the whole per-minute budget is refused outright (no
+   * retry hint, `x-should-retry: false`). `need` splits the amount into prompt and reserved output
+   * for those messages. Pass the request's state to carry its request headers into the result and
+   * the error.
+   */
+  async reserveTokens(key: ApiKeyRecord, tokens: number, now: number = Date.now(), previous?: LimitState, need?: TokenNeed): Promise<TokenReservation> {
     const limits = this.limitsFor(key);
     const units = toUnits(tokens);
     const base: LimitState = { plan: key.plan, requests: previous?.requests };
@@ -148,18 +177,7 @@ export class RateLimitService {
     const state: LimitState = { ...base, tokens: window };
     if (!result.allowed || reservationId === undefined) {
       this.refused?.inc(['tokens']);
-      if (units > limits.tpm) {
-        throw new GatewayError(
-          'rate_limit_error',
-          `Rate limit exceeded: the request needs ${units} tokens, more than the ${limits.tpm} tokens per minute for plan ${key.plan}`,
-          { code: 'tokens_exceed_limit', headers: { ...this.headers(state), 'x-should-retry': 'false' } },
-        );
-      }
-      throw new GatewayError('rate_limit_error', `Rate limit exceeded: ${limits.tpm} tokens per minute for plan ${key.plan}`, {
-        code: 'rate_limit_exceeded',
-        retryAfterMs: Math.max(1, retry ?? window.resetMs),
-        headers: this.headers(state),
-      });
+      throw tokenRefusal(key.plan, limits.tpm, units, window, retry, need, this.headers(state));
     }
     let settled = false;
     // Settle on the same clock the reservation used (tests inject `now`), advanced by real time.
@@ -183,6 +201,43 @@ export class RateLimitService {
   headers(state: LimitState): Record<string, string> {
     return rateLimitHeaders(state);
   }
+}
+
+/** What a token reservation is made of, for the messages that refuse it. */
+export interface TokenNeed {
+  prompt: number;
+  /** Output tokens reserved (the request's cap, bounded); 0 when none. */
+  output: number;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** The token 429: which limit, what the request needed, what remains (as in the headers), what to change. */
+function tokenRefusal(
+  plan: string,
+  tpm: number,
+  units: number,
+  window: Omit<WindowResult, 'allowed'>,
+  retryAfterMs: number | undefined,
+  need: TokenNeed | undefined,
+  headers: Record<string, string>,
+): GatewayError {
+  const parts = need ? ` (prompt ≈ ${count(need.prompt)}${need.output > 0 ? ` + ${count(need.output)} reserved for output` : ''})` : '';
+  if (units > tpm) {
+    const prompt = need?.prompt ?? units;
+    const advice = prompt > tpm ? 'shorten the prompt or use a key whose plan allows more tokens per minute' : 'lower max_tokens or use a key whose plan allows more tokens per minute';
+    return new GatewayError('rate_limit_error', `Rate limit exceeded: the request needs ${count(units)} tokens${parts}, more than plan ${plan}'s ${count(tpm)} tokens per minute: ${advice}`, {
+      code: 'tokens_exceed_limit',
+      headers: { ...headers, 'x-should-retry': 'false' },
+    });
+  }
+  const waitMs = Math.max(1, retryAfterMs ?? window.resetMs);
+  const lower = need && need.output > 0 ? ', or lower max_tokens' : '';
+  return new GatewayError(
+    'rate_limit_error',
+    `Rate limit exceeded: the request needs ${count(units)} tokens${parts} and ${count(window.remaining)} of plan ${plan}'s ${count(tpm)} tokens per minute remain: retry in ${Math.ceil(waitMs / 1000)} s${lower}`,
+    { code: 'rate_limit_exceeded', retryAfterMs: waitMs, headers },
+  );
 }
 
 /** Store keys: one window per API key and dimension, shared by every replica. */

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Public, TeamCacheService, TeamRepository, type TeamRecord } from '@rosetta/auth';
+import { GatewayError } from '@rosetta/canonical';
+import { BudgetService } from '@rosetta/limits';
+import { validateBody } from '@rosetta/platform';
+import { usdString } from '@rosetta/usage';
+import { budgetOf } from './admin-keys.controller';
+import { CreateTeamDto, UpdateTeamDto } from './admin.dto';
+import { AdminGuard } from './admin.guard';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function presentTeam(team: TeamRecord): Record<string, unknown> {
+  return {
+    id: team.id,
+    name: team.name,
+    budget_usd: team.budget ? usdString(team.budget.usd) : null,
+    budget_period: team.budget?.period ?? null,
+    created_at: team.createdAt.toISOString(),
+    updated_at: team.updatedAt.toISOString(),
+  };
+}
+
+/** Teams: keys charged together, with a budget of their own (ARCHITECTURE §8). */
+@Public()
+@UseGuards(AdminGuard)
+@Controller('admin/teams')
+export class AdminTeamsController {
+  constructor(
+    private readonly repository: TeamRepository,
+    private readonly cache: TeamCacheService,
+    private readonly budgets: BudgetService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: unknown): Promise<Record<string, unknown>> {
+    const dto = validateBody(CreateTeamDto, body);
+    if (await this.repository.findByName(dto.name)) throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
+    const team = await this.repository.insert({ name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period) ?? null });
+    await this.cache.changed(team.id);
+    return presentTeam(team);
+  }
+
+  @Get()
+  async list(): Promise<Record<string, unknown>[]> {
+    return (await this.repository.list()).map(presentTeam);
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<Record<string, unknown>> {
+    const team = await this.find(id);
+    if (!team.budget) return presentTeam(team);
+    const status = await this.budgets.status({ kind: 'team', id: team.id, name: team.name, budget: team.budget });
+    return { ...presentTeam(team), spend_usd: usdString(status.spentUsd), remaining_usd: usdString(status.remainingUsd), resets_at: status.resetsAt?.toISOString() ?? null };
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @Body() body: unknown): Promise<Record<string, unknown>> {
+    const current = await this.find(id);
+    const dto = validateBody(UpdateTeamDto, body);
+    if (dto.name !== undefined && dto.name !== current.name && (await this.repository.findByName(dto.name))) {
+      throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
+    }
+    const team = await this.repository.update(current.id, { name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period, current.budget) });
+    await this.cache.changed(current.id);
+    return presentTeam(team!);
+  }
+
+  private async find(id: string): Promise<TeamRecord> {
+    const team = UUID.test(id) ? await this.repository.findById(id) : null;
+    if (!team) throw new GatewayError('not_found_error', `Team '${id}' not found`);
+    return team;
+  }
+}

@@ -1,0 +1,87 @@
+import { GatewayError } from '@rosetta/canonical';
+import { USAGE_DIMENSIONS, type UsageDimension, type UsageReportFilter } from '@rosetta/usage';
+
+const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+const PARAMETERS = ['group_by', 'from', 'to', 'format', 'key_id', 'team_id'];
+/** Without `group_by`: what the report has always shown, a row per day, key and model. */
+export const DEFAULT_GROUP_BY: readonly UsageDimension[] = ['day', 'key', 'model'];
+
+export interface UsageQuery extends UsageReportFilter {
+  format: 'json' | 'csv';
+}
+
+/**
+ * `GET /admin/usage` parameters, checked: `group_by` one or more of key, team, model, day (comma
+ * separated); `from` (inclusive) and `to` (exclusive) as ISO 8601 dates or date-times, UTC unless
+ * an offset is given, where a date alone for `to` includes that whole day; by default the 7 days
+ * up to now. Anything else is a 400 naming the parameter.
+ */
+export function parseUsageQuery(query: Record<string, unknown>, now = new Date()): UsageQuery {
+  for (const name of Object.keys(query)) {
+    if (!PARAMETERS.includes(name)) throw invalid(name, `Unknown query parameter '${name}'; use ${PARAMETERS.join(', ')}`);
+  }
+  const groupBy = parseGroupBy(single(query, 'group_by'));
+  const format = single(query, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') throw invalid('format', `Invalid 'format': must be json or csv, got '${format}'`);
+  const toText = single(query, 'to');
+  const fromText = single(query, 'from');
+  const to = toText === undefined ? now : instant(toText, 'to', true);
+  const from = fromText === undefined ? new Date(to.getTime() - 7 * DAY_MS) : instant(fromText, 'from', false);
+  if (from.getTime() >= to.getTime()) {
+    throw invalid('from', `Invalid 'from': must be before 'to' (from ${from.toISOString()}, to ${to.toISOString()})`);
+  }
+  const apiKeyId = id(query, 'key_id', 'a key id (see GET /admin/keys)');
+  const teamId = id(query, 'team_id', 'a team id (see GET /admin/teams)');
+  return { groupBy, format, from, to, ...(apiKeyId ? { apiKeyId } : {}), ...(teamId ? { teamId } : {}) };
+}
+
+function parseGroupBy(value: string | undefined): UsageDimension[] {
+  if (value === undefined) return [...DEFAULT_GROUP_BY];
+  const parts = value.split(',').map((part) => part.trim());
+  const dimensions: UsageDimension[] = [];
+  for (const part of parts) {
+    if (!(USAGE_DIMENSIONS as readonly string[]).includes(part)) {
+      throw invalid('group_by', `Invalid 'group_by': '${part}' is not one of ${USAGE_DIMENSIONS.join(', ')} (several may be given, comma separated)`);
+    }
+    if (dimensions.includes(part as UsageDimension)) throw invalid('group_by', `Invalid 'group_by': '${part}' is given twice`);
+    dimensions.push(part as UsageDimension);
+  }
+  return dimensions;
+}
+
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid(name, `Invalid '${name}': give it once, as a single value`);
+  return value;
+}
+
+/** An ISO 8601 date or date-time; a date alone is UTC midnight, or the next one for an end. */
+function instant(text: string, name: string, end: boolean): Date {
+  const date = DATE.exec(text);
+  const dateTime = date ? null : DATE_TIME.exec(text);
+  const parts = date ?? dateTime;
+  const [year, month, day] = parts ? [Number(parts[1]), Number(parts[2]), Number(parts[3])] : [NaN, NaN, NaN];
+  const zone = dateTime?.[7];
+  const parsed = date ? new Date(Date.UTC(year, month - 1, day)) : new Date(dateTime && !zone ? `${text}Z` : text);
+  // Date.UTC rolls 2026-02-30 over to March: compare the fields back to refuse it.
+  const calendar = date ? parsed : new Date(Date.UTC(year, month - 1, day));
+  const real = calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+  if (!parts || !real || Number.isNaN(parsed.getTime())) {
+    throw invalid(name, `Invalid '${name}': must be an ISO 8601 date (2026-11-24) or date-time (2026-11-24T09:30:00Z), got '${text}'`);
+  }
+  return date && end ? new Date(parsed.getTime() + DAY_MS) : parsed;
+}
+
+function id(query: Record<string, unknown>, name: string, what: string): string | undefined {
+  const value = single(query, name);
+  if (value !== undefined && !UUID.test(value)) throw invalid(name, `Invalid '${name}': must be ${what}, got '${value}'`);
+  return value;
+}
+
+function invalid(param: string, message: string): GatewayError {
+  return GatewayError.invalidRequest(message, param);
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type Repository } from 'typeorm';
+import type { BudgetPeriod } from './api-key.record';
+import { TeamEntity } from './team.entity';
+import type { TeamChange, TeamRecord } from './team.record';
+
+/** The only place that touches the teams table. */
+@Injectable()
+export class TeamRepository {
+  private readonly repo: Repository<TeamEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.repo = dataSource.getRepository(TeamEntity);
+  }
+
+  async insert(team: { name: string; budget: TeamRecord['budget'] }): Promise<TeamRecord> {
+    const now = new Date();
+    const entity = this.repo.create({
+      id: randomUUID(),
+      name: team.name,
+      budgetUsd: team.budget ? String(team.budget.usd) : null,
+      budgetPeriod: team.budget?.period ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repo.insert(entity);
+    return toRecord(entity);
+  }
+
+  async findById(id: string): Promise<TeamRecord | null> {
+    const entity = await this.repo.findOneBy({ id });
+    return entity ? toRecord(entity) : null;
+  }
+
+  async findByName(name: string): Promise<TeamRecord | null> {
+    const entity = await this.repo.findOneBy({ name });
+    return entity ? toRecord(entity) : null;
+  }
+
+  async list(): Promise<TeamRecord[]> {
+    return (await this.repo.find({ order: { createdAt: 'ASC' } })).map(toRecord);
+  }
+
+  async update(id: string, change: TeamChange): Promise<TeamRecord | null> {
+    const set: Partial<TeamEntity> = { updatedAt: new Date() };
+    if (change.name !== undefined) set.name = change.name;
+    if (change.budget !== undefined) {
+      set.budgetUsd = change.budget ? String(change.budget.usd) : null;
+      set.budgetPeriod = change.budget?.period ?? null;
+    }
+    await this.repo.update({ id }, set);
+    return this.findById(id);
+  }
+}
+
+function toRecord(entity: TeamEntity): TeamRecord {
+  return {
+    id: entity.id,
+    name: entity.name,
+    budget: entity.budgetUsd !== null && entity.budgetPeriod ? { usd: Number(entity.budgetUsd), period: entity.budgetPeriod as BudgetPeriod } : null,
+    createdAt: entity.createdAt,
+    updatedAt: entity.updatedAt,
+  };
+}

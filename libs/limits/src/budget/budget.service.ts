@@ -1,0 +1,195 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { TeamCacheService, type ApiKeyRecord, type Budget } from '@rosetta/auth';
+import { GatewayError } from '@rosetta/canonical';
+import { APP_LOGGER, ConfigError, REDIS_CLIENT, ROSETTA_CONFIG, type AppLogger, type RedisClient, type RosettaConfig } from '@rosetta/platform';
+import { UsageRepository } from '@rosetta/usage';
+import { randomUUID } from 'node:crypto';
+import { periodWindow, toNanos, toUsd, type PeriodWindow } from './budget-period';
+import { MemoryBudgetStore, type BudgetCounter, type BudgetStore } from './budget-store';
+import { BUDGET_KEY_PREFIX, RedisBudgetStore } from './redis-budget-store';
+
+/** What happens to budget checks while Redis does not answer. */
+export type BudgetRedisFailurePolicy = 'closed' | 'local';
+
+/** `BUDGET_REDIS_FAILURE=closed|local` (default `closed`: money fails closed). */
+export function budgetPolicyFromEnv(env: Record<string, string | undefined> = process.env): BudgetRedisFailurePolicy {
+  const raw = env['BUDGET_REDIS_FAILURE']?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return 'closed';
+  if (raw !== 'closed' && raw !== 'local') throw new ConfigError('BUDGET_REDIS_FAILURE', `must be 'closed' or 'local', got '${raw}'`);
+  return raw;
+}
+
+/** One budget a request is charged against: its key's or its team's. */
+export interface BudgetScope {
+  kind: 'key' | 'team';
+  id: string;
+  name: string;
+  budget: Budget;
+}
+
+export interface BudgetStatus {
+  usd: number;
+  period: Budget['period'];
+  spentUsd: number;
+  /** Held by requests in flight. */
+  heldUsd: number;
+  remainingUsd: number;
+  resetsAt: Date | null;
+}
+
+/** A reservation against every budget of a request; settle it once, with the request's real cost. */
+export interface BudgetHold {
+  settle(costUsd: number): void;
+}
+
+const REDIS_TIMEOUT_MS = 1_500;
+
+/**
+ * Dollar budgets per key and per team (ARCHITECTURE §8). Before the upstream call a request holds
+ * the most it can cost in every budget that applies, atomically (one Redis script for all of
+ * them), and the hold is replaced by the real cost when the response closes — the TPM mechanism
+ * in dollars. Counters start each period from the usage ledger, so a Redis restart or a new
+ * replica loses no spend. Without Redis the counters live in this process.
+ */
+@Injectable()
+export class BudgetService {
+  private readonly store: BudgetStore;
+  private readonly local = new MemoryBudgetStore();
+  private readonly redisBacked: boolean;
+  private readonly policy: BudgetRedisFailurePolicy;
+  private readonly holdTtlMs: number;
+
+  constructor(
+    @Inject(REDIS_CLIENT) redis: RedisClient | null,
+    private readonly teams: TeamCacheService,
+    private readonly usage: UsageRepository,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    @Optional() @Inject(ROSETTA_CONFIG) config?: RosettaConfig,
+  ) {
+    this.redisBacked = redis !== null;
+    this.store = redis ? new RedisBudgetStore(redis) : this.local;
+    this.policy = budgetPolicyFromEnv();
+    // A request cannot outlive its upstream time-out; a minute more covers settling.
+    this.holdTtlMs = (config?.timeouts.totalMs ?? 600_000) + 60_000;
+  }
+
+  /** The budgets a key's requests are charged against: its own, then its team's. */
+  scopesFor(key: ApiKeyRecord): BudgetScope[] {
+    const scopes: BudgetScope[] = [];
+    if (key.budget) scopes.push({ kind: 'key', id: key.id, name: key.name, budget: key.budget });
+    const team = this.teams.get(key.teamId);
+    if (team?.budget) scopes.push({ kind: 'team', id: team.id, name: team.name, budget: team.budget });
+    return scopes;
+  }
+
+  /**
+   * Holds `maxCostUsd` in every budget of the key, or throws 402 `budget_exceeded` naming the
+   * first budget that cannot cover it and when it resets. No budgets: nothing to do, no I/O.
+   */
+  async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now()): Promise<BudgetHold | undefined> {
+    const scopes = this.scopesFor(key);
+    if (scopes.length === 0) return undefined;
+    const windows = scopes.map((s) => periodWindow(s.budget.period, now));
+    const counters = scopes.map((s, i) => counterOf(s, windows[i]!));
+    const amount = toNanos(maxCostUsd);
+    const holdId = randomUUID();
+    const store = await this.run((store) => this.reserveIn(store, scopes, windows, counters, amount, holdId, now));
+    let settled = false;
+    return {
+      settle: (costUsd: number) => {
+        if (settled) return;
+        settled = true;
+        store.settle(counters, holdId, toNanos(costUsd)).catch((error: unknown) => {
+          this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: settlement failed');
+        });
+      },
+    };
+  }
+
+  /** A scope's spend this period (ledger-seeded), for /v1/key and the admin API. */
+  async status(scope: BudgetScope, now: number = Date.now()): Promise<BudgetStatus> {
+    const window = periodWindow(scope.budget.period, now);
+    const counter = counterOf(scope, window);
+    const read = await this.run(async (store) => {
+      let figures = await store.read(counter.key, now);
+      if (!figures) {
+        await this.seed(store, scope, window, counter);
+        figures = (await store.read(counter.key, now)) ?? { spent: 0, held: 0 };
+      }
+      return figures;
+    });
+    const spentUsd = toUsd(read.spent);
+    return {
+      usd: scope.budget.usd,
+      period: scope.budget.period,
+      spentUsd,
+      heldUsd: toUsd(read.held),
+      remainingUsd: Math.max(0, scope.budget.usd - spentUsd - toUsd(read.held)),
+      resetsAt: window.resetsAt,
+    };
+  }
+
+  private async reserveIn(
+    store: BudgetStore,
+    scopes: BudgetScope[],
+    windows: PeriodWindow[],
+    counters: BudgetCounter[],
+    amount: number,
+    holdId: string,
+    now: number,
+  ): Promise<BudgetStore> {
+    // Each unseeded counter is seeded once from the ledger, then the check runs again.
+    for (let attempt = 0; attempt <= counters.length; attempt++) {
+      const outcome = await store.reserve(counters, amount, holdId, now, this.holdTtlMs);
+      if (outcome.status === 'held') return store;
+      if (outcome.status === 'refused') throw budgetExceeded(scopes[outcome.index]!, windows[outcome.index]!, outcome.spent + outcome.held, amount);
+      await this.seed(store, scopes[outcome.index]!, windows[outcome.index]!, counters[outcome.index]!);
+    }
+    throw new GatewayError('api_error', 'Budgets could not be read', { local: true });
+  }
+
+  private async seed(store: BudgetStore, scope: BudgetScope, window: PeriodWindow, counter: BudgetCounter): Promise<void> {
+    const spent = await this.usage.spentSince(scope.kind, scope.id, window.startsAt);
+    await store.seed(counter, toNanos(spent));
+  }
+
+  /** Runs against Redis within a time-out; when Redis fails, by the policy: refuse, or count here. */
+  private async run<T>(work: (store: BudgetStore) => Promise<T>): Promise<T> {
+    if (!this.redisBacked) return work(this.local);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        work(this.store),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('Redis did not answer in time')), REDIS_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof GatewayError) throw error;
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error), policy: this.policy }, 'budgets: Redis unavailable');
+      if (this.policy === 'local') return work(this.local);
+      throw new GatewayError('overloaded_error', 'Budgets cannot be checked right now (Redis is unreachable); the request was not sent', { status: 503, retryAfterMs: 1_000 });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function counterOf(scope: BudgetScope, window: PeriodWindow): BudgetCounter {
+  return { key: `${BUDGET_KEY_PREFIX}${scope.kind}:${scope.id}:${window.id}`, limit: toNanos(scope.budget.usd), expiresAt: window.resetsAt ? window.resetsAt.getTime() + 86_400_000 : null };
+}
+
+const PERIOD_WORDS: Record<Budget['period'], string> = { day: 'daily', month: 'monthly', total: 'total' };
+
+function usd(value: number): string {
+  return `$${value.toFixed(value < 1 ? 4 : 2)}`;
+}
+
+function budgetExceeded(scope: BudgetScope, window: PeriodWindow, used: number, amount: number): GatewayError {
+  const resets = window.resetsAt ? `it resets at ${window.resetsAt.toISOString()}` : 'it does not reset';
+  return new GatewayError(
+    'budget_exceeded',
+    `Budget exceeded: ${scope.kind} '${scope.name}' has used ${usd(toUsd(used))} of its ${usd(scope.budget.usd)} ${PERIOD_WORDS[scope.budget.period]} budget and this request may cost up to ${usd(toUsd(amount))}; ${resets}`,
+    { code: 'budget_exceeded', param: scope.kind === 'key' ? 'key.budget' : 'team.budget' },
+  );
+}

@@ -1,0 +1,89 @@
+import { usdString } from './usd';
+
+/** What a usage report can be grouped by. */
+export const USAGE_DIMENSIONS = ['key', 'team', 'model', 'day'] as const;
+export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
+
+export interface UsageReportFilter {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+  /** At least one dimension, each at most once, in the order the rows should show them. */
+  groupBy: readonly UsageDimension[];
+  apiKeyId?: string;
+  teamId?: string;
+}
+
+/**
+ * One row of a report: the fields of the dimensions grouped by (`day` as `YYYY-MM-DD` UTC; a key
+ * as its id and current name; a team likewise; a model as the served model id) and the totals.
+ * Costs are decimal strings in USD (`0.000027`), never numbers in exponent form.
+ */
+export interface UsageReportRow {
+  day?: string;
+  api_key_id?: string | null;
+  key_name?: string | null;
+  team_id?: string | null;
+  team_name?: string | null;
+  served_model?: string | null;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: string;
+}
+
+export type UsageTotals = Pick<UsageReportRow, 'requests' | 'errors' | 'input_tokens' | 'output_tokens' | 'cached_tokens' | 'reasoning_tokens' | 'cost_usd'>;
+
+/** The columns each dimension contributes, in order. */
+export const DIMENSION_COLUMNS: Readonly<Record<UsageDimension, readonly (keyof UsageReportRow)[]>> = {
+  day: ['day'],
+  key: ['api_key_id', 'key_name'],
+  team: ['team_id', 'team_name'],
+  model: ['served_model'],
+};
+
+export const METRIC_COLUMNS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd'] as const;
+
+export function reportColumns(groupBy: readonly UsageDimension[]): (keyof UsageReportRow)[] {
+  return [...groupBy.flatMap((dimension) => DIMENSION_COLUMNS[dimension]), ...METRIC_COLUMNS];
+}
+
+/** Sums rows exactly: costs are added as whole nano-dollars (the unit of `usdString`). */
+export function usageTotals(rows: readonly UsageReportRow[]): UsageTotals {
+  const totals = { requests: 0, errors: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0 };
+  let nanos = 0;
+  for (const row of rows) {
+    totals.requests += row.requests;
+    totals.errors += row.errors;
+    totals.input_tokens += row.input_tokens;
+    totals.output_tokens += row.output_tokens;
+    totals.cached_tokens += row.cached_tokens;
+    totals.reasoning_tokens += row.reasoning_tokens;
+    nanos += Math.round(Number(row.cost_usd) * 1e9);
+  }
+  return { ...totals, cost_usd: usdString(nanos / 1e9) };
+}
+
+/**
+ * RFC 4180 CSV: a header row, CRLF line ends, fields quoted when they hold a comma, quote or line
+ * break. Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is
+ * prefixed with `'` (OWASP's advice for CSV exports); numbers and costs are never touched.
+ */
+export function usageCsv(groupBy: readonly UsageDimension[], rows: readonly UsageReportRow[]): string {
+  const columns = reportColumns(groupBy);
+  const lines = [columns.join(',')];
+  const metrics = new Set<string>(METRIC_COLUMNS);
+  for (const row of rows) lines.push(columns.map((column) => (metrics.has(column) ? String(row[column]) : csvCell(row[column]))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

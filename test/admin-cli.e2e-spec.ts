@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { adminCall, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
+import { createTestDatabase, query } from './support/services';
+
+const CLI = join(__dirname, '..', 'dist/apps/gateway/src/admin-cli.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run admin -- ...` as an operator runs it: a child process talking HTTP to the gateway. */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'], ...env }, encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('admin CLI against a running gateway', () => {
+  let sim: RunningSimulator;
+  let db: { url: string; drop(): Promise<void> };
+  let gateway: GatewayProcess;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    db = await createTestDatabase();
+    gateway = await startGateway({ DATABASE_URL: db.url, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' });
+    env = { ROSETTA_URL: gateway.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await sim?.close();
+    await db?.drop();
+  });
+
+  /** Runs a command that must succeed and returns its JSON output. */
+  async function ok(...args: string[]): Promise<any> {
+    const run = await cli(args, env);
+    expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' });
+    return JSON.parse(run.stdout);
+  }
+
+  it('plans: set needs both limits and never silently makes one unlimited; update changes only what it is given; delete', async () => {
+    const refused = await cli(['plans', 'set', 'free', '--rpm', '5'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('plans set replaces the whole plan and needs both --rpm and --tpm (missing: --tpm');
+    expect(refused.stderr).toContain('to change only what you gave: plans update free --rpm 5');
+    expect(refused.stdout).toBe('');
+    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000 });
+
+    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500 });
+    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500 });
+    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null });
+    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null });
+
+    const missing = await cli(['plans', 'update', 'cli-plan', '--rpm', '1'], env);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: "error: HTTP 404: Plan 'cli-plan' not found; see GET /admin/plans\n" });
+  });
+
+  it('teams and keys: create, list, get, update, revoke; usage as CSV; a request looked up', async () => {
+    const team = await ok('teams', 'create', '--name', 'cli-team', '--budget-usd', '5', '--budget-period', 'month');
+    expect(team).toEqual(expect.objectContaining({ name: 'cli-team', budget_usd: '5', budget_period: 'month' }));
+    expect((await ok('teams', 'list')).map((t: { id: string }) => t.id)).toContain(team.id);
+    expect(await ok('teams', 'update', team.id, '--name', 'cli-team-2')).toEqual(expect.objectContaining({ id: team.id, name: 'cli-team-2' }));
+    expect(await ok('teams', 'get', team.id)).toEqual(expect.objectContaining({ name: 'cli-team-2', spend_usd: '0' }));
+
+    const key = await ok('keys', 'create', '--name', 'cli-key', '--plan', 'pro', '--team', team.id, '--models', 'rosetta/gpt-4o-mini');
+    expect(key).toEqual(expect.objectContaining({ name: 'cli-key', plan: 'pro', team_id: team.id, models: ['rosetta/gpt-4o-mini'], key: expect.stringMatching(/^rsk_/) }));
+    expect((await ok('keys', 'list')).map((k: { id: string }) => k.id)).toContain(key.id);
+    expect(await ok('keys', 'update', key.id, '--rpm', '10', '--models', 'null')).toEqual(expect.objectContaining({ id: key.id, rpm: 10, tpm: null, models: null, plan: 'pro' }));
+
+    const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }),
+    });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id')!;
+    const row = await ok('requests', 'get', requestId);
+    expect(row).toEqual(expect.objectContaining({ request_id: requestId, key_name: 'cli-key', team_name: 'cli-team-2', cost_usd: expect.stringMatching(/^\d+\.\d+$/) }));
+    expect(await ok('keys', 'get', key.id)).toEqual(expect.objectContaining({ id: key.id, spend_usd: row.cost_usd }));
+
+    const csv = await cli(['usage', '--group-by', 'team,key', '--team', team.id, '--csv'], env);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split('\r\n')).toEqual([
+      'team_id,team_name,api_key_id,key_name,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd',
+      expect.stringMatching(new RegExp(`^${team.id},cli-team-2,${key.id},cli-key,1,0,\\d+,\\d+,0,0,${row.cost_usd.replace('.', '\\.')}$`)),
+      '',
+    ]);
+    const json = await ok('usage', '--group-by', 'key', '--key', key.id);
+    expect(json.data).toEqual([expect.objectContaining({ api_key_id: key.id, key_name: 'cli-key', requests: 1, cost_usd: row.cost_usd })]);
+
+    expect((await ok('keys', 'revoke', key.id)).revoked_at).toEqual(expect.any(String));
+    const stored = await query<{ revoked: boolean }>(db.url, 'SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = $1', [key.id]);
+    expect(stored).toEqual([{ revoked: true }]);
+  });
+
+  it('explains refusals from the gateway, mistakes in the command, and help', async () => {
+    const inUse = await cli(['plans', 'delete', 'pro'], env);
+    const keysOnPro = (await adminCall(gateway, 'GET', '/admin/keys')).body.filter((k: { plan: string }) => k.plan === 'pro').length;
+    expect(keysOnPro).toBeGreaterThan(0);
+    expect(inUse.code).toBe(1);
+    expect(inUse.stderr).toMatch(/^error: HTTP 409: Plan 'pro' is in use by \d+ keys?/);
+
+    const badDate = await cli(['usage', '--from', 'yesterday'], env);
+    expect(badDate.code).toBe(1);
+    expect(badDate.stderr).toContain("error: HTTP 400: Invalid 'from': must be an ISO 8601 date");
+    expect(badDate.stderr).toContain('(param: from)');
+
+    const typo = await cli(['plans', 'update', 'free', '--rmp', '5'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: plans update: unknown option '--rmp'");
+    expect(typo.stderr).toContain('usage: npm run admin -- plans update <name> [options]');
+
+    const help = await cli(['keys', 'update', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: npm run admin -- keys update <id> [options]');
+    expect(help.stdout).toContain('--budget-period <day|month|total>');
+    const overview = await cli(['--help'], {});
+    expect(overview.code).toBe(0);
+    for (const command of ['keys create', 'teams update', 'plans set', 'plans update', 'plans delete', 'usage', 'requests get <id>']) expect(overview.stdout).toContain(command);
+
+    const noToken = await cli(['keys', 'list'], { ROSETTA_URL: gateway.url });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('ADMIN_TOKEN is not set');
+    const unreachable = await cli(['keys', 'list'], { ROSETTA_URL: 'http://127.0.0.1:9', ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('error: cannot reach the gateway at http://127.0.0.1:9');
+  });
+});
