@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningSimulator } from '../apps/simulator/src';
-import type { GatewayProcess } from './support/gateway-process';
+import { createKey, type GatewayProcess } from './support/gateway-process';
+import { query } from './support/services';
 import { startStack, type Stack } from './support/stack';
 
 const run = promisify(execFile);
@@ -24,13 +25,17 @@ describe('agentic coding tools through the gateway', () => {
   let sim: RunningSimulator;
   let gateway: GatewayProcess;
   let key: string;
+  let keyId: string;
   let home: string;
 
   let stack: Stack;
 
   beforeAll(async () => {
     stack = await startStack();
-    ({ sim, gateway, key } = stack);
+    ({ sim, gateway } = stack);
+    // A Pro key, as the README's quick start recommends for agent tools: their long prompts and
+    // max_tokens 32,000 must not meet a 429.
+    ({ key, id: keyId } = await createKey(gateway, 'pro'));
     home = mkdtempSync(join(tmpdir(), 'rosetta-agents-'));
     mkdirSync(join(home, '.gemini'));
     // Gemini CLI: API-key auth, no folder-trust prompt, no telemetry (as the README describes).
@@ -75,6 +80,36 @@ describe('agentic coding tools through the gateway', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('a Claude Code session through rosetta/auto stays on one model across its tool loop (the ledger shows it)', async () => {
+    const session = await createKey(gateway, 'pro');
+    const dir = mkdtempSync(join(tmpdir(), 'rosetta-cc-auto-'));
+    const content = 'written by claude code via rosetta/auto\n';
+    await run(join(BIN, 'claude'), ['-p', task(dir, 'Write', content), '--model', 'rosetta/auto', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write'], {
+      cwd: dir,
+      timeout: 120_000,
+      env: {
+        PATH: process.env['PATH'],
+        HOME: home,
+        ANTHROPIC_BASE_URL: gateway.url,
+        ANTHROPIC_API_KEY: session.key,
+        ANTHROPIC_DEFAULT_HAIKU_MODEL: 'rosetta/claude-haiku-4-5',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(content);
+    rmSync(dir, { recursive: true, force: true });
+    let rows: { served_model: string; route: string }[] = [];
+    for (let i = 0; i < 100 && rows.length < 2; i++) {
+      rows = await query(stack.db.url, "SELECT served_model, route FROM request_log WHERE api_key_id = $1 AND requested_model = 'rosetta/auto' ORDER BY created_at", [session.id]);
+      if (rows.length < 2) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(rows.map((r) => r.served_model)).size).toBe(1);
+    for (const row of rows.slice(1)) expect(row.route).toMatch(/affinity=kept/);
+  });
+
   it.each(MODELS)('Gemini CLI writes a file through a %s-protocol upstream', async (protocol, model) => {
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-gc-'));
     const content = `written by gemini cli via ${model}\n`;
@@ -87,5 +122,12 @@ describe('agentic coding tools through the gateway', () => {
     expect(stdout).toContain('Tool results received: Successfully created and wrote to new file');
     expect(resultReached(protocol, content, 'Successfully created and wrote to new file')).toBe(true);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('left no 429 in the ledger for the Pro key the agents used', async () => {
+    await stack.gateway.stop('SIGTERM'); // flushes the ledger
+    const rows = await query<{ status: number; n: number }>(stack.db.url, 'SELECT status, count(*)::int AS n FROM request_log WHERE api_key_id = $1 GROUP BY status ORDER BY status', [keyId]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.status === 429)).toEqual([]);
   });
 });

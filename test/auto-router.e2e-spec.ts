@@ -134,7 +134,7 @@ describe('rosetta/auto', () => {
       const row = (await adminCall(gateway, 'GET', `/admin/requests/${res.headers.get('x-request-id')}`)).body;
       expect(row).toEqual(expect.objectContaining({ attempts: 3, served_model: 'rosetta/claude-sonnet-4-5' }));
       const sonnetOnly = body.usage.prompt_tokens * 3e-6 + body.usage.completion_tokens * 15e-6;
-      expect(row.cost_usd).toBeGreaterThan(sonnetOnly);
+      expect(Number(row.cost_usd)).toBeGreaterThan(sonnetOnly);
     });
   });
 });

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
-import { RateLimitModule } from '@rosetta/limits';
+import { BudgetModule, RateLimitModule } from '@rosetta/limits';
 import { ProvidersModule } from '@rosetta/providers';
 import { RegistryModule } from '@rosetta/registry';
+import { AdmissionService } from './admission.service';
 import { ChatService } from './chat.service';
 import { ExecutorService } from './executor.service';
 import { MixtureService } from './mixture.service';
 import { RoutingService } from './routing.service';
+import { SessionAffinityService } from './session-affinity.service';
 
 @Module({
-  imports: [ProvidersModule, RegistryModule, RateLimitModule],
-  providers: [MixtureService, RoutingService, ExecutorService, ChatService],
+  imports: [ProvidersModule, RegistryModule, RateLimitModule, BudgetModule],
+  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, AdmissionService, ChatService],
   exports: [ChatService, RoutingService, MixtureService],
 })
 export class RoutingModule {}
