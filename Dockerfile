@@ -5,13 +5,20 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && touch dist/.build-stamp && npm prune --omit=dev
 
+# Only what `npm run build` produced (code and the data it reads: catalog, router artefact), the
+# production node_modules and package.json; test/runtime-layout.e2e-spec.ts assembles exactly
+# these COPY lines and starts the CMD.
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=8080
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+# Without DATABASE_URL the embedded database lives in ./.rosetta, which USER node must own.
+RUN mkdir -p /app/.rosetta && chown node:node /app/.rosetta
 USER node
 EXPOSE 8080
 STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "--enable-source-maps", "dist/apps/gateway/src/main.js"]

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Builds dist/ when it is missing or older than any source file, so `npm start` works on a fresh
-// clone and after a pull without a separate build step.
+// Builds dist/ when it is missing, older than any source file, or lacks a run-time asset (see
+// copy-build-assets.js), so `npm start` works on a fresh clone and after a pull without a
+// separate build step.
 const { execSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { staleAssets } = require('./copy-build-assets');
 
 const root = join(__dirname, '..');
 const stamp = join(root, 'dist', '.build-stamp');
@@ -23,7 +25,7 @@ function needsBuild() {
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = Math.max(newestSource(join(root, 'apps')), newestSource(join(root, 'libs')), statSync(join(root, 'tsconfig.json')).mtimeMs);
-  return sources > built;
+  return sources > built || staleAssets().length > 0;
 }
 
 function ensureBuilt() {

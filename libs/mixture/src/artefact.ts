@@ -2,7 +2,7 @@
  * The fitted router as one versioned JSON document: classifier, quality model (hashed TF-IDF
  * kNN index + cluster priors), cost model, λ calibration of both modes and the cascade policy.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CascadePolicy } from './cascade-fit';
 import type { ClassifierParams } from './category-classifier';
@@ -53,16 +53,33 @@ export function saveArtefact(path: string, artefact: RouterArtefact): void {
 }
 
 /**
- * `libs/mixture/artefacts/default.json`, found from the sources (ts-jest), from `dist/` and from
- * the repository root.
+ * The shipped router, beside the code: `libs/mixture/artefacts/default.json` from the sources
+ * (ts-jest), `dist/libs/mixture/artefacts/default.json` once built (`npm run build` copies it).
  */
 export function defaultArtefactPath(): string {
-  const candidates = [
-    join(__dirname, '..', 'artefacts', 'default.json'),
-    join(__dirname, '..', '..', '..', '..', 'libs', 'mixture', 'artefacts', 'default.json'),
-    join(process.cwd(), 'libs', 'mixture', 'artefacts', 'default.json'),
-  ];
-  return candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
+  return join(__dirname, '..', 'artefacts', 'default.json');
+}
+
+/**
+ * The artefact the gateway routes with: the operator's (`ROUTER_ARTEFACT`) when configured, else
+ * the shipped one. A failure names whichever it was, so an incomplete build is not blamed on a
+ * variable nobody set.
+ */
+export function loadRouterArtefact(configured: string | undefined, shipped = defaultArtefactPath()): { path: string; artefact: RouterArtefact } {
+  const path = configured ?? shipped;
+  try {
+    return { path, artefact: loadArtefact(path) };
+  } catch (error) {
+    const reason = (error as Error).message;
+    if (configured !== undefined) throw new Error(`ROUTER_ARTEFACT: cannot load '${path}': ${reason}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(
+        `the shipped router artefact is missing: '${path}' is not in the build output ` +
+          '(`npm run build` copies libs/mixture/artefacts into dist/, and a runtime image needs all of dist/; ROUTER_ARTEFACT is not set)',
+      );
+    }
+    throw new Error(`the shipped router artefact '${path}' cannot be loaded (ROUTER_ARTEFACT is not set): ${reason}`);
+  }
 }
 
 export { fitRouter, type FitOptions } from './fit-router';

@@ -34,6 +34,7 @@ export {
   defaultArtefactPath,
   isArtefact,
   loadArtefact,
+  loadRouterArtefact,
   saveArtefact,
   type KnobCurve,
   type RouterArtefact,

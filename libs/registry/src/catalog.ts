@@ -16,15 +16,18 @@ export interface Catalog {
 
 export const AUTO_MODEL_NAME = 'auto';
 
+/** Beside the code: libs/registry/catalog from the sources, dist/libs/registry/catalog when built. */
+const CATALOG_PATH = join(__dirname, '..', 'catalog', 'catalog.json');
+
 export function loadCatalog(): Catalog {
-  // dist/libs/registry/src → libs/registry/catalog, and the same from the sources under ts-jest.
-  const candidates = [join(__dirname, '..', 'catalog', 'catalog.json'), join(__dirname, '..', '..', '..', '..', 'libs', 'registry', 'catalog', 'catalog.json')];
-  for (const path of candidates) {
-    try {
-      return JSON.parse(readFileSync(path, 'utf8')) as Catalog;
-    } catch {
-      // try the next location
-    }
+  let text: string;
+  try {
+    text = readFileSync(CATALOG_PATH, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `registry catalog missing: cannot read '${CATALOG_PATH}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ` +
+        '`npm run build` copies libs/registry/catalog into dist/, and a runtime image needs all of dist/',
+    );
   }
-  throw new Error('registry catalog not found (libs/registry/catalog/catalog.json)');
+  return JSON.parse(text) as Catalog;
 }
