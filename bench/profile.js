@@ -13,8 +13,11 @@
 // B->anthropic, C->gemini, A->anthropic, ...), PROFILE_OUT (docs/benchmarks), PROFILE_KEEP=1 keeps
 // the raw .cpuprofile next to the summary (large; not meant to be committed), PROFILE_KEY_RPM and
 // PROFILE_KEY_TPM give the key finite (high) limits so the limiter's Redis path is exercised,
-// PROFILE_NODE_ARGS adds node flags for the gateway (e.g. '--max-semi-space-size=64'),
-// PROFILE_TAG is appended to the output file names.
+// PROFILE_KEY=limited|budget uses the bench's key kinds (lib/stack.js setupKey: finite RPM/TPM,
+// plus key and team dollar budgets for `budget`), PROFILE_NODE_ARGS adds node flags for the
+// gateway (e.g. '--max-semi-space-size=64'), PROFILE_TAG is appended to the output file names,
+// PROFILE_BASELINE=<git ref> profiles that commit instead of this checkout (built in a temporary git
+// worktree, as `BENCH_BASELINE` does for `npm run bench`; the file names get `-at-<commit>`).
 const { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, mkdirSync } = require('node:fs');
 const { join } = require('node:path');
 const os = require('node:os');
@@ -34,11 +37,13 @@ const KEY_FIELDS = {
   ...(process.env.PROFILE_KEY_RPM ? { rpm: Number(process.env.PROFILE_KEY_RPM) } : {}),
   ...(process.env.PROFILE_KEY_TPM ? { tpm: Number(process.env.PROFILE_KEY_TPM) } : {}),
 };
-const LIMITED = Object.keys(KEY_FIELDS).length > 0;
+const KEY_KIND = process.env.PROFILE_KEY || 'enterprise';
+const LIMITED = Object.keys(KEY_FIELDS).length > 0 || KEY_KIND !== 'enterprise';
 // Extra flags for the gateway's node, e.g. PROFILE_NODE_ARGS='--max-semi-space-size=64'.
 const NODE_ARGS = (process.env.PROFILE_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+const BASELINE = (process.env.PROFILE_BASELINE || '').trim() || null;
 
-const state = { db: null, redis: null, profDir: null, cleaning: null };
+const state = { db: null, redis: null, profDir: null, baseline: null, cleaning: null };
 
 function log(message) {
   process.stderr.write(`[profile ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -52,6 +57,7 @@ async function cleanup() {
       if (state.db) await stack.dropDatabase(state.db.name).catch((e) => log(`drop database: ${e.message}`));
       if (state.redis) await stack.releaseRedisDb(state.redis).catch((e) => log(`empty Redis db: ${e.message}`));
       if (state.profDir) rmSync(state.profDir, { recursive: true, force: true });
+      if (state.baseline) stack.removeBaseline(state.baseline);
     })();
   }
   return state.cleaning;
@@ -115,10 +121,14 @@ async function main() {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  process.on('exit', killAllSync);
+  process.on('exit', () => {
+    killAllSync();
+    if (state.baseline) stack.removeBaseline(state.baseline);
+  });
 
   const [dialect, protocol] = TARGET.split('->');
   try {
+    if (BASELINE) await stack.prepareBaseline(BASELINE, { onStart: (b) => (state.baseline = b), log });
     state.db = await stack.createDatabase();
     state.redis = await stack.claimRedisDb();
     state.profDir = mkdtempSync(join(os.tmpdir(), 'rosetta-cpuprof-'));
@@ -128,7 +138,9 @@ async function main() {
       databaseUrl: state.db.url,
       redisUrl: state.redis.url,
       nodeArgs: [...NODE_ARGS, '--cpu-prof', `--cpu-prof-dir=${state.profDir}`],
+      keyKind: KEY_KIND,
       keyFields: KEY_FIELDS,
+      ...(state.baseline ? { root: state.baseline.dir, name: 'rosetta-baseline' } : {}),
     });
     const target = stack.dialectTarget(rosetta, dialect, protocol);
     await stack.preflight(target);
@@ -154,7 +166,8 @@ async function main() {
     const result = {
       generatedAt: new Date().toISOString(),
       target: TARGET,
-      key: { plan: 'enterprise', ...KEY_FIELDS },
+      commit: state.baseline ? state.baseline.commit : null,
+      key: { kind: rosetta.keyInfo.kind, ...rosetta.keyInfo.fields },
       nodeArgs: NODE_ARGS,
       connections: CONNECTIONS,
       seconds: SECONDS,
@@ -166,10 +179,10 @@ async function main() {
       note: 'Redis command counts are server-wide (INFO commandstats): another process using the same Redis during the run would be counted too.',
     };
     mkdirSync(OUT, { recursive: true });
-    const slug = `${dialect}-${protocol}-c${CONNECTIONS}${LIMITED ? '-limited' : ''}${process.env.PROFILE_TAG ? `-${process.env.PROFILE_TAG}` : ''}`;
+    const slug = `${dialect}-${protocol}-c${CONNECTIONS}${KEY_KIND !== 'enterprise' ? `-${KEY_KIND}` : LIMITED ? '-limited' : ''}${state.baseline ? `-at-${state.baseline.short}` : ''}${process.env.PROFILE_TAG ? `-${process.env.PROFILE_TAG}` : ''}`;
     writeFileSync(join(OUT, `profile-${slug}.json`), `${JSON.stringify(result, null, 2)}\n`);
     if (process.env.PROFILE_KEEP === '1') copyFileSync(join(state.profDir, file), join(OUT, `profile-${slug}.cpuprofile`));
-    const md = `# CPU profile: Rosetta, ${TARGET}, ${CONNECTIONS} connections${LIMITED ? `, key with limits ${JSON.stringify(KEY_FIELDS)}` : ''}${NODE_ARGS.length ? `, node ${NODE_ARGS.join(' ')}` : ''}
+    const md = `# CPU profile: Rosetta${state.baseline ? ` at ${state.baseline.short} (${state.baseline.subject})` : ''}, ${TARGET}, ${CONNECTIONS} connections${LIMITED ? `, ${KEY_KIND === 'enterprise' ? 'key with limits' : `${KEY_KIND} key`} ${JSON.stringify(result.key)}` : ''}${NODE_ARGS.length ? `, node ${NODE_ARGS.join(' ')}` : ''}
 
 Recorded by \`node bench/profile.js\` on ${result.generatedAt}: ${SECONDS} s measured after a 3 s warm-up,
 ${result.load.rps} req/s, p50 ${result.load.latencyMs.p50} ms, p99 ${result.load.latencyMs.p99} ms, ${result.load.errors} errors,

@@ -22,15 +22,20 @@ function clkTck() {
   return clockTicks;
 }
 
-/** Starts a child; its output is kept (last lines) for error messages and `waitForLine`. */
-function startChild(name, command, args, { env, cwd } = {}) {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts a child; its output is kept (last lines) for error messages and `waitForLine`.
+ * `group: true` starts it in a process group of its own, which stopping signals as a whole (for
+ * commands that spawn their own children, e.g. `npm run build` → sh → tsc).
+ */
+function startChild(name, command, args, { env, cwd, group = false } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
   const lines = [];
   const listeners = new Set();
   const handle = {
     name,
     child,
     pid: child.pid,
+    group,
     lines,
     exited: false,
     exitCode: null,
@@ -99,20 +104,22 @@ function startChild(name, command, args, { env, cwd } = {}) {
   return handle;
 }
 
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
-async function stopChild(handle, graceMs = 8000) {
-  if (!handle || handle.exited) return;
+/** Sends `signal` to a child, or to its whole process group when it was started with `group`. */
+function signalChild(handle, signal) {
   try {
-    handle.child.kill('SIGTERM');
+    if (handle.group && handle.pid) process.kill(-handle.pid, signal);
+    else handle.child.kill(signal);
   } catch {
     /* already gone */
   }
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
+async function stopChild(handle, graceMs = 8000) {
+  if (!handle || handle.exited) return;
+  signalChild(handle, 'SIGTERM');
   const timer = setTimeout(() => {
-    try {
-      if (!handle.exited) handle.child.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
+    if (!handle.exited) signalChild(handle, 'SIGKILL');
   }, graceMs);
   await handle.exitPromise;
   clearTimeout(timer);
@@ -124,13 +131,7 @@ async function stopAll(graceMs) {
 
 /** Last resort on process exit: SIGKILL whatever is still running (synchronous). */
 function killAllSync() {
-  for (const handle of children) {
-    try {
-      handle.child.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
+  for (const handle of children) signalChild(handle, 'SIGKILL');
 }
 
 /** A port free on 127.0.0.1 right now (bound to 0, read, released). */
@@ -212,6 +213,28 @@ function readCpuSeconds(pid) {
 }
 
 /**
+ * The whole machine's CPU time from /proc/stat, in seconds: {busy, total} summed over all cores
+ * (busy = user + nice + system + irq + softirq + steal), or null.
+ */
+function readMachineCpu() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+    const busy = user + nice + system + irq + softirq + (steal || 0);
+    return { busy: busy / clkTck(), total: (busy + idle + iowait) / clkTck() };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds used so far by this process and every child still running (the run's own work). */
+function readRunCpuSeconds() {
+  let sum = readCpuSeconds(process.pid) || 0;
+  for (const handle of children) sum += readCpuSeconds(handle.pid) || 0;
+  return sum;
+}
+
+/**
  * Samples RSS of `pid` every `intervalMs` and its CPU time at start and stop. `stop()` returns
  * {rssMeanBytes, rssPeakBytes, rssLastBytes, samples, cpuSeconds, wallSeconds, cpuCores}.
  */
@@ -256,6 +279,8 @@ module.exports = {
   sleep,
   readRss,
   readCpuSeconds,
+  readMachineCpu,
+  readRunCpuSeconds,
   startSampler,
   children,
 };

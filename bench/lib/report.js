@@ -4,8 +4,9 @@
 // (results.md and stdout), and a hand-written SVG chart.
 const { round } = require('./stats');
 
-const TARGET_NAMES = ['direct', 'floor', 'rosetta', 'portkey'];
-const GATEWAYS = ['floor', 'rosetta', 'portkey'];
+const TARGET_NAMES = ['direct', 'floor', 'rosetta', 'rosetta-baseline', 'portkey'];
+const GATEWAYS = ['floor', 'rosetta', 'rosetta-baseline', 'portkey'];
+const BASELINE = 'rosetta-baseline';
 
 function byName(points) {
   return Object.fromEntries((points || []).filter(Boolean).map((p) => [p.target, p]));
@@ -204,9 +205,9 @@ function streamingTable(results) {
 
 function resourcesTable(results) {
   const rows = [];
-  for (const name of ['rosetta', 'portkey', 'floor', 'direct']) {
+  for (const name of ['rosetta', BASELINE, 'portkey', 'floor', 'direct']) {
     const r = results.resources && results.resources[name];
-    if (!r) continue;
+    if (!r || (!r.at1000rps && !r.at64connections)) continue;
     const a = r.at1000rps || {};
     const s = r.at64connections || {};
     rows.push([
@@ -223,6 +224,7 @@ function resourcesTable(results) {
   const idle = results.idle || {};
   if (idle.cpuCores) {
     text += `\n\nIdle, before any load: Rosetta ${f(idle.rosettaRssMB)} MB RSS, ${f(idle.cpuCores.rosetta, 3)} cores; ` +
+      (idle.baselineRssMB !== undefined ? `Rosetta baseline ${f(idle.baselineRssMB)} MB, ${f(idle.cpuCores[BASELINE], 3)} cores; ` : '') +
       `Portkey ${f(idle.portkeyRssMB)} MB, ${f(idle.cpuCores.portkey, 3)} cores; floor proxy ${f(idle.floorRssMB)} MB, ${f(idle.cpuCores.floor, 3)} cores; simulator ${f(idle.simulatorRssMB)} MB, ${f(idle.cpuCores.simulator, 3)} cores.`;
   }
   return text;
@@ -249,20 +251,126 @@ function concurrentStreamsTable(results) {
 function dialectsTable(results) {
   const direct = Object.fromEntries((results.dialects || []).filter((p) => !p.dialect).map((p) => [p.protocol, p]));
   return table(
-    ['client dialect → upstream protocol', 'req/s', 'errors', 'p50 ms', 'p99 ms', 'added p50 vs direct same protocol', 'CPU cores'],
+    [`client dialect → upstream protocol${results.setup && results.setup.baseline ? ' (Rosetta, or the baseline where named)' : ''}`, 'req/s', 'errors', 'p50 ms', 'p99 ms', 'added p50 vs direct same protocol', 'CPU cores'],
     (results.dialects || []).map((p) => {
       const base = direct[p.protocol];
       const added = p.dialect && base ? signed(p.latencyMs.p50 - base.latencyMs.p50) : '(baseline)';
-      const label = p.dialect ? `${p.dialect} (${{ A: 'OpenAI chat', B: 'Anthropic messages', C: 'Gemini' }[p.dialect]}) → ${p.protocol}` : `direct → ${p.protocol}`;
+      const via = p.gateway && p.gateway !== 'rosetta' ? `, ${p.gateway}` : '';
+      const label = p.dialect ? `${p.dialect} (${{ A: 'OpenAI chat', B: 'Anthropic messages', C: 'Gemini' }[p.dialect]}) → ${p.protocol}${via}` : `direct → ${p.protocol}`;
       return [label, f(p.rps), String(p.errors), f(p.latencyMs.p50, 2), f(p.latencyMs.p99, 2), added, p.resources ? f(p.resources.cpuCores, 2) : '–'];
     }),
   );
 }
 
+// ---------------------------------------------------------------- before / after
+
+function ratio(after, before) {
+  return after === null || after === undefined || !before ? null : round(after / before, 3);
+}
+
+function delta(after, before) {
+  return after === null || after === undefined || before === null || before === undefined ? null : round(after - before, 3);
+}
+
+/** How each gateway's key was set up, in words. */
+function keyWords(key) {
+  if (!key) return 'an enterprise key';
+  const words = {
+    enterprise: 'an enterprise key (unlimited RPM/TPM, no budget)',
+    limited: 'a key with finite, never-reached RPM and TPM (both Redis checks run)',
+    budget: 'a key with finite, never-reached RPM and TPM, a key dollar budget and a team with a dollar budget (both budgets held and settled on every request)',
+  }[key.kind];
+  return key.fallback ? `${words}; \`${key.requested}\` was asked, but this commit has no budgets` : words;
+}
+
+/**
+ * Rosetta (after) against `rosetta-baseline` (before) at every point of the run: rows of
+ * {group, measure, before, after, change, unit}; `change` is after ÷ before for rates and
+ * after − before for latencies (ms). Null without a baseline.
+ */
+function beforeAfter(results) {
+  const setup = results.setup || {};
+  if (!setup.baseline) return null;
+  const rows = [];
+  const add = (group, measure, before, after, kind, digits = 1) => rows.push({ group, measure, before, after, kind, digits, change: kind === 'ratio' ? ratio(after, before) : delta(after, before) });
+  for (const level of results.throughput || []) {
+    const n = byName(level.points);
+    const a = n.rosetta;
+    const b = n[BASELINE];
+    if (!a || !b) continue;
+    add('throughput', `req/s at ${level.connections} connections (rounds: before ${(b.roundsRps || []).map((v) => f(v, 0)).join(' / ')}; after ${(a.roundsRps || []).map((v) => f(v, 0)).join(' / ')})`, b.rps, a.rps, 'ratio');
+    add('throughput', `p50 ms at ${level.connections} connections`, b.latencyMs.p50, a.latencyMs.p50, 'delta', 2);
+    add('throughput', `p99 ms at ${level.connections} connections`, b.latencyMs.p99, a.latencyMs.p99, 'delta', 2);
+    if (a.errors || b.errors) add('throughput', `errors at ${level.connections} connections`, b.errors, a.errors, 'delta', 0);
+  }
+  for (const level of results.addedLatency || []) {
+    const a = level.added.rosetta;
+    const b = level.added[BASELINE];
+    if (!a || !b) continue;
+    const n = byName(level.points);
+    add('added latency', `achieved req/s at ${level.rate} req/s`, n[BASELINE].rps, n.rosetta.rps, 'ratio');
+    for (const pct of ['p50', 'p90', 'p99']) add('added latency', `added ${pct} ms at ${level.rate} req/s`, b[pct], a[pct], 'delta', 2);
+  }
+  if (results.streaming) {
+    const a = results.streaming.added.rosetta;
+    const b = results.streaming.added[BASELINE];
+    if (a && b) {
+      add('streaming', 'added TTFT p50 ms', b.ttftP50, a.ttftP50, 'delta', 2);
+      add('streaming', 'added TTFT p99 ms', b.ttftP99, a.ttftP99, 'delta', 2);
+      add('streaming', 'added gap p50 ms', b.gapP50, a.gapP50, 'delta', 2);
+      add('streaming', 'added gap p99 ms', b.gapP99, a.gapP99, 'delta', 2);
+    }
+  }
+  const ra = (results.resources || {}).rosetta;
+  const rb = (results.resources || {})[BASELINE];
+  if (ra && rb) {
+    const at = (r, k, x) => r && r[k] && r[k][x];
+    add('CPU and memory', 'CPU cores per 1,000 req/s at 64 connections', at(rb, 'at64connections', 'cpuCoresPer1000rps'), at(ra, 'at64connections', 'cpuCoresPer1000rps'), 'ratio', 3);
+    add('CPU and memory', 'CPU cores per 1,000 req/s at the 1,000 req/s rate', at(rb, 'at1000rps', 'cpuCoresPer1000rps'), at(ra, 'at1000rps', 'cpuCoresPer1000rps'), 'ratio', 3);
+    add('CPU and memory', 'peak RSS MB at 64 connections', at(rb, 'at64connections', 'rssPeakMB'), at(ra, 'at64connections', 'rssPeakMB'), 'ratio');
+  }
+  const idle = results.idle || {};
+  if (idle.baselineRssMB !== undefined) add('CPU and memory', 'idle RSS MB', idle.baselineRssMB, idle.rosettaRssMB, 'ratio');
+  const holds = byName(results.concurrentStreams || []);
+  if (holds.rosetta && holds[BASELINE]) {
+    add('2,000 streams', 'peak RSS MB', holds[BASELINE].rssPeakMB, holds.rosetta.rssPeakMB, 'ratio');
+    add('2,000 streams', 'max open at once', holds[BASELINE].maxOpen, holds.rosetta.maxOpen, 'delta', 0);
+    add('2,000 streams', 'errors', holds[BASELINE].errors, holds.rosetta.errors, 'delta', 0);
+  }
+  const dialects = (results.dialects || []).filter((p) => p.dialect);
+  for (const a of dialects.filter((p) => (p.gateway || 'rosetta') === 'rosetta')) {
+    const b = dialects.find((p) => p.gateway === BASELINE && p.dialect === a.dialect && p.protocol === a.protocol);
+    if (b) add('dialects (64 connections)', `${a.dialect} → ${a.protocol} req/s`, b.rps, a.rps, 'ratio');
+  }
+  return rows;
+}
+
+function beforeAfterTable(results) {
+  const rows = beforeAfter(results);
+  if (!rows) return null;
+  const b = results.setup.baseline;
+  const head = `Before = \`rosetta-baseline\`, commit ${b.commit.slice(0, 7)} (${b.subject}), ${keyWords(b.key)}. ` +
+    `After = \`rosetta\`, ${results.versions.rosettaRef ? `commit ${results.versions.rosettaCommit} (\`BENCH_REF=${results.versions.rosettaRef}\`, built in a temporary worktree)` : results.versions.rosettaCommit || 'this checkout'}${results.versions.rosettaWorkTreeChanges && results.versions.rosettaWorkTreeChanges.length ? ` plus ${results.versions.rosettaWorkTreeChanges.length} uncommitted file(s)` : ''}, ${keyWords(results.setup.rosettaKey)}. ` +
+    'Both measured in this run, interleaved point by point. Change: after ÷ before (×) for rates, memory and CPU; after − before (ms) for latencies.';
+  const text = table(
+    ['', 'measure', 'before', 'after', 'change'],
+    rows.map((r) => [
+      r.group,
+      r.measure,
+      f(r.before, r.digits),
+      f(r.after, r.digits),
+      r.change === null ? '–' : r.kind === 'ratio' ? `×${f(r.change, 3)}` : signed(r.change, r.digits),
+    ]),
+  );
+  return `${head}\n\n${text}`;
+}
+
 /** The tables alone (printed to stdout). */
 function tables(results) {
+  const compared = beforeAfterTable(results);
   const sections = [
     ['Targets', targetsTable(results)],
+    ...(compared ? [['Before / after (`rosetta` against `rosetta-baseline`, same run)', compared]] : []),
     [`Throughput, non-streaming (closed loop, ${results.plan.throughputRounds || 1} × ${results.plan.throughputS} s per point, rounds interleaved across targets)`, throughputTable(results)],
     [`Added latency at fixed rates (${results.plan.rateRounds || 1} × ${results.plan.rateS} s per point; added = target − direct)`, addedLatencyTable(results)],
     ['Streaming: time to first token and gaps between chunks (ms)', streamingTable(results)],
@@ -276,26 +384,44 @@ function tables(results) {
     text += `\n\nMachine speed during the run (a fixed JSON workload in the load generator, before each stage): ` +
       `${f(Math.min(...cal))}–${f(Math.max(...cal))} ops/ms, a spread of ${f((100 * (Math.max(...cal) - Math.min(...cal))) / Math.max(...cal), 0)}%.`;
   }
+  const loads = (results.calibration || []).filter((c) => c.loadAverage).map((c) => c.loadAverage[0]);
+  if (results.loadAverageAtStart || loads.length) {
+    text += `\nLoad average (1 min)${results.loadAverageAtStart ? `: ${f(results.loadAverageAtStart[0], 2)} before the run (others' load; 5/15 min ${f(results.loadAverageAtStart[1], 2)} / ${f(results.loadAverageAtStart[2], 2)})` : ''}` +
+      `${loads.length ? `, ${f(Math.min(...loads), 2)}–${f(Math.max(...loads), 2)} during it (the run's own processes included)` : ''}.`;
+  }
+  const outside = (results.cpuOutsideRun || []).filter((e) => e.otherCores !== null);
+  if (outside.length) {
+    const worst = outside.reduce((a, b) => (b.otherCores > a.otherCores ? b : a));
+    text += `\nCPU outside the run's own processes (other users, plus PostgreSQL and Redis serving the run), by stage: ` +
+      `${outside.map((e) => f(e.otherCores, 2)).join(', ')} cores (most: ${worst.stage}).`;
+  }
   if (results.stageErrors && results.stageErrors.length) {
     text += `\n\n### Errors in this run\n\n${results.stageErrors.map((e) => `- ${e.stage}: ${e.error.split('\n')[0]}`).join('\n')}`;
   }
   return text;
 }
 
-function markdown(results) {
+function baselineWords(results) {
+  const b = results.setup && results.setup.baseline;
+  if (!b) return '';
+  return ` **Baseline:** \`rosetta-baseline\` is commit ${b.commit.slice(0, 7)} (\`BENCH_BASELINE=${b.ref}\`), built in a temporary git worktree and started exactly like Rosetta (its own fresh database and Redis database), with ${keyWords(b.key)}.`;
+}
+
+/** `readme`: the link to docs/benchmarks/README.md from where results.md is written. */
+function markdown(results, { readme = 'README.md' } = {}) {
   const m = results.machine;
   const v = results.versions;
   return `# Benchmark results
 
 Recorded by \`${results.plan.mode === 'quick' ? 'BENCH_QUICK=1 ' : ''}npm run bench\` on ${results.generatedAt} (${results.totalSeconds} s).
-How it is measured: [README.md](README.md). Raw figures: [results.json](results.json).
+How it is measured: [README.md](${readme}). Raw figures: [results.json](results.json).
 
 ![throughput and added latency](chart.svg)
 
 **Machine:** ${m.cpuCount} × ${m.cpuModel} (${m.cpuSpeedMHz} MHz), ${m.totalMemoryGiB} GiB memory, ${m.os}.
 Load generator, simulator and gateways share these cores.
 **Versions:** Node ${v.node}; rosetta ${v.rosetta}${v.rosettaCommit ? ` (${v.rosettaCommit})` : ''}; @portkey-ai/gateway ${v.portkeyGateway}; autocannon ${v.autocannon}; PostgreSQL ${v.postgres || '?'}; Redis ${v.redis || '?'}.
-**Upstream:** the bundled simulator, ${results.plan.simLatencyMs} ms fixed latency, request recording off. Rosetta: built \`dist/\`, fresh PostgreSQL database, Redis, an enterprise key (auth and limiter on every request), \`LOG_LEVEL=warn\`. Portkey: \`build/start-server.js --headless\`, \`NODE_ENV=production\`, OpenAI provider with \`x-portkey-custom-host\` to the same simulator. **Floor:** \`bench/floor-proxy.js\`, a bare node:http + undici pass-through (parses and re-serialises the body, pipes the answer): the least any Node gateway adds on this machine; a reference, not a product.
+**Upstream:** the bundled simulator, ${results.plan.simLatencyMs} ms fixed latency, request recording off. Rosetta: built \`dist/\`, fresh PostgreSQL database, Redis, ${keyWords(results.setup && results.setup.rosettaKey)} (auth and limiter on every request), \`LOG_LEVEL=warn\`.${baselineWords(results)} Portkey: \`build/start-server.js --headless\`, \`NODE_ENV=production\`, OpenAI provider with \`x-portkey-custom-host\` to the same simulator. **Floor:** \`bench/floor-proxy.js\`, a bare node:http + undici pass-through (parses and re-serialises the body, pipes the answer): the least any Node gateway adds on this machine; a reference, not a product.
 
 ${tables(results)}
 `;
@@ -303,7 +429,7 @@ ${tables(results)}
 
 // ---------------------------------------------------------------- chart
 
-const COLORS = { direct: '#6b7280', floor: '#16a34a', rosetta: '#2563eb', portkey: '#f97316' };
+const COLORS = { direct: '#6b7280', floor: '#16a34a', rosetta: '#2563eb', 'rosetta-baseline': '#93c5fd', portkey: '#f97316' };
 
 function esc(text) {
   return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -346,10 +472,11 @@ function chart(results) {
   }
   out.push(`<text x="${p1.x + p1.w / 2}" y="${p1.y + p1.h + 36}" text-anchor="middle" fill="#374151">connections</text>`);
   out.push(`<line x1="${p1.x}" y1="${p1.y + p1.h}" x2="${p1.x + p1.w}" y2="${p1.y + p1.h}" stroke="#9ca3af"/>`);
-  TARGET_NAMES.forEach((name, idx) => {
+  let legendX = p1.x - 40;
+  TARGET_NAMES.forEach((name) => {
     const pts = (results.throughput || []).map((r) => ({ c: r.connections, p: byName(r.points)[name] })).filter((e) => e.p);
     if (pts.length === 0) return;
-    out.push(`<polyline fill="none" stroke="${COLORS[name]}" stroke-width="2.5" points="${pts.map((e) => `${xs(e.c).toFixed(1)},${ys(e.p.rps).toFixed(1)}`).join(' ')}"/>`);
+    out.push(`<polyline fill="none" stroke="${COLORS[name]}" stroke-width="2.5"${name === BASELINE ? ' stroke-dasharray="6 3"' : ''} points="${pts.map((e) => `${xs(e.c).toFixed(1)},${ys(e.p.rps).toFixed(1)}`).join(' ')}"/>`);
     for (const e of pts) {
       out.push(`<circle cx="${xs(e.c).toFixed(1)}" cy="${ys(e.p.rps).toFixed(1)}" r="3.5" fill="${COLORS[name]}"><title>${esc(`${name}, ${e.c} connections: ${f(e.p.rps)} req/s, p99 ${f(e.p.latencyMs.p99, 1)} ms, ${e.p.errors} errors`)}</title></circle>`);
       if ((name === 'rosetta' || name === 'portkey') && e.c > Math.min(...levels)) {
@@ -357,9 +484,10 @@ function chart(results) {
         out.push(`<text x="${(xs(e.c) - 4).toFixed(1)}" y="${(ys(e.p.rps) + dy).toFixed(1)}" text-anchor="end" font-size="10" fill="${COLORS[name]}">${Math.round(e.p.rps)}</text>`);
       }
     }
-    const lx = p1.x - 40 + idx * 100;
+    const lx = legendX;
+    legendX += Math.max(100, 34 + name.length * 6.5);
     out.push(`<rect x="${lx}" y="${H - 30}" width="14" height="4" fill="${COLORS[name]}"/>`);
-    out.push(`<text x="${lx + 20}" y="${H - 24}" fill="#111827">${name}</text>`);
+    out.push(`<text x="${lx + 20}" y="${H - 24}" fill="#111827">${name === BASELINE ? `baseline ${esc(results.setup.baseline ? results.setup.baseline.commit.slice(0, 7) : '')}` : name}</text>`);
   });
 
   // Panel 2: added latency bars (p50, p99) at each fixed rate, Rosetta and Portkey; log-free,
@@ -416,4 +544,4 @@ function chart(results) {
   return `${out.join('\n')}\n`;
 }
 
-module.exports = { evaluateTargets, tables, markdown, chart };
+module.exports = { evaluateTargets, tables, markdown, chart, beforeAfter };

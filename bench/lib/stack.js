@@ -4,7 +4,10 @@
 // runs in production (built dist/, a fresh PostgreSQL database, Redis, auth and limits on), and the
 // peer gateway (@portkey-ai/gateway) routed to the same simulator. Also the fresh database and an
 // empty Redis database index, both removed afterwards.
+const os = require('node:os');
 const { join } = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } = require('node:fs');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 const { startChild, stopChild, freePort, httpRequest, waitForHttp } = require('./proc');
@@ -27,8 +30,9 @@ function adminDatabaseUrl() {
   return process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 }
 
-async function createDatabase() {
-  const name = `rosetta_bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}`;
+/** A fresh database, `rosetta_bench_<time>_<pid>[_<suffix>]` (suffix: lowercase letters). */
+async function createDatabase(suffix = '') {
+  const name = `rosetta_bench_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}${/^[a-z]+$/.test(suffix) ? `_${suffix}` : ''}`;
   const client = new Client({ connectionString: adminDatabaseUrl() });
   await client.connect();
   try {
@@ -67,18 +71,22 @@ async function databaseVersion() {
 
 /**
  * An empty Redis database index (BENCH_REDIS_DB, else the first empty one of 15..8), so the run's
- * limiter and health keys neither mix with another gateway's nor survive the run.
+ * limiter and health keys neither mix with another gateway's nor survive the run. The index is
+ * marked as taken at once (a `rosetta-bench:claimed` key, set only if absent), so a second claim in
+ * the same run (the baseline gateway) or a concurrent run takes another one.
  */
-async function claimRedisDb() {
+async function claimRedisDb({ exclude = [] } = {}) {
   const base = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-  const candidates = process.env.BENCH_REDIS_DB ? [Number(process.env.BENCH_REDIS_DB)] : [15, 14, 13, 12, 11, 10, 9, 8];
+  const candidates = (process.env.BENCH_REDIS_DB && exclude.length === 0 ? [Number(process.env.BENCH_REDIS_DB)] : [15, 14, 13, 12, 11, 10, 9, 8]).filter(
+    (db) => !exclude.includes(db),
+  );
   for (const db of candidates) {
     const client = new Redis(`${base}/${db}`, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       await client.connect();
       const size = await client.dbsize();
       const info = await client.info('server');
-      if (size === 0) {
+      if (size === 0 && (await client.set('rosetta-bench:claimed', String(process.pid), 'NX')) === 'OK') {
         const version = /redis_version:(\S+)/.exec(info);
         return { url: `${base}/${db}`, db, version: version ? version[1] : null };
       }
@@ -104,6 +112,14 @@ async function releaseRedisDb(redis) {
 // ---------------------------------------------------------------- processes
 
 /** The upstream simulator with a fixed latency and request recording off (bench/sim.js). */
+/** BENCH_OTEL: a stand-in OTLP collector (bench/otlp-sink.js) for Rosetta's spans. */
+async function startOtlpSink() {
+  const handle = startChild('otlp-sink', process.execPath, [join(__dirname, '..', 'otlp-sink.js')], { env: baseEnv(), cwd: ROOT });
+  const line = await handle.waitForLine(/otlp sink listening/, 15_000);
+  const { url } = JSON.parse(line);
+  return { handle, url, pid: handle.pid };
+}
+
 async function startSimulator({ latencyMs }) {
   const env = { ...baseEnv(), SIM_PORT: '0', SIM_HOST: '127.0.0.1', SIM_LATENCY_MS: String(latencyMs), SIM_TOKENS_PER_SECOND: '0' };
   const handle = startChild('simulator', process.execPath, [join(__dirname, '..', 'sim.js')], { env, cwd: ROOT });
@@ -112,8 +128,13 @@ async function startSimulator({ latencyMs }) {
   return { handle, url, port, pid: handle.pid };
 }
 
-/** Rosetta from dist/, as in production; `nodeArgs` e.g. ['--cpu-prof', ...] for profiling. */
-async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyFields = {} }) {
+/**
+ * Rosetta from dist/, as in production; `nodeArgs` e.g. ['--cpu-prof', ...] for profiling. `root`
+ * is the checkout it runs from (default this one; the baseline's worktree for `rosetta-baseline`),
+ * also its working directory. `keyKind` chooses the key (see `setupKey`); `keyFields` adds fields
+ * to it (e.g. {rpm, tpm}, bench/profile.js). `env` adds variables (BENCH_OTEL's tracing).
+ */
+async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyKind = 'enterprise', keyFields = {}, root = ROOT, name = 'rosetta', env: extraEnv = {} }) {
   const port = await freePort();
   const env = {
     ...baseEnv(),
@@ -131,28 +152,142 @@ async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyF
     GEMINI_BASE_URL: simUrl,
     GEMINI_API_KEY: SIM_KEY,
     SHUTDOWN_GRACE_MS: '2000',
+    ...extraEnv,
   };
-  const handle = startChild('rosetta', process.execPath, [...nodeArgs, join(ROOT, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: ROOT });
+  const handle = startChild(name, process.execPath, [...nodeArgs, join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: root });
   const url = `http://127.0.0.1:${port}`;
   const ready = await waitForHttp(`${url}/readyz`, (r) => r.status === 200, 60_000, handle);
-  const key = await createKey(url, keyFields);
-  return { handle, url, port, pid: handle.pid, key, readiness: JSON.parse(ready.body) };
+  const keyInfo = await setupKey(url, keyKind, { fields: keyFields });
+  return { handle, name, root, url, port, pid: handle.pid, key: keyInfo.key, keyInfo, readiness: JSON.parse(ready.body) };
+}
+
+/** The kinds of key `BENCH_KEY` chooses from (`enterprise` is the default). */
+const KEY_KINDS = ['enterprise', 'limited', 'budget'];
+/** Finite per-key limits no run comes near (~3,000 req/s is 180,000 a minute). */
+const KEY_LIMITS = { rpm: 100_000_000, tpm: 2_000_000_000 };
+/** A budget no run comes near: a run spends well under $100 of simulated gpt-4o-mini. */
+const KEY_BUDGET = { budget_usd: 1_000_000, budget_period: 'month' };
+
+async function adminPost(url, path, body) {
+  const response = await httpRequest(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201 && response.status !== 200) throw new Error(`POST ${path}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
+  return JSON.parse(response.body);
 }
 
 /**
- * An enterprise key (unlimited RPM/TPM; auth and the limiter still run on every request);
- * `fields` may add per-key limits, e.g. {rpm, tpm}.
+ * The key the load is sent with, on the enterprise plan (auth and the limiter run on every request):
+ * - `enterprise`: unlimited RPM/TPM, no budget;
+ * - `limited`: finite, never-reached RPM and TPM on the key (both Redis checks run);
+ * - `budget`: `limited` plus a per-key dollar budget and a team with its own budget, both far out
+ *   of reach, so both budget counters are held and settled on every request.
+ * A gateway without budgets (a baseline older than them: no `/admin/teams`) gets `limited` for
+ * `budget`; the answer says which kind it got (`kind`) and what was asked (`requested`).
+ */
+async function setupKey(url, kind = 'enterprise', { fields = {} } = {}) {
+  if (!KEY_KINDS.includes(kind)) throw new Error(`unknown key kind '${kind}' (one of ${KEY_KINDS.join(', ')})`);
+  const requested = kind;
+  if (kind === 'budget' && !(await hasBudgets(url))) kind = 'limited';
+  const body = { name: 'bench', plan: 'enterprise', ...(kind === 'enterprise' ? {} : KEY_LIMITS), ...fields };
+  let team = null;
+  if (kind === 'budget') {
+    team = await adminPost(url, '/admin/teams', { name: 'bench-team', ...KEY_BUDGET });
+    Object.assign(body, KEY_BUDGET, { team_id: team.id });
+  }
+  const created = await adminPost(url, '/admin/keys', body);
+  if (!created.key) throw new Error(`POST /admin/keys returned no key: ${JSON.stringify(created).slice(0, 300)}`);
+  const info = { kind, requested, fallback: kind !== requested, key: created.key, id: created.id, fields: body, teamId: team ? team.id : null };
+  if (kind === 'budget') {
+    // The gateway must really charge both budgets: /v1/key shows them with this key.
+    const described = await describeKey(url, created.key);
+    if (!described.budget || !described.team || !described.team.budget) {
+      throw new Error(`the bench key has no key or team budget: GET /v1/key ${JSON.stringify(described).slice(0, 300)}`);
+    }
+  }
+  return info;
+}
+
+/** Whether the gateway has teams and budgets (GET /admin/teams answers; 404 before they existed). */
+async function hasBudgets(url) {
+  const response = await httpRequest(`${url}/admin/teams`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  if (response.status === 200) return true;
+  if (response.status === 404) return false;
+  throw new Error(`GET /admin/teams: HTTP ${response.status} ${response.body.slice(0, 300)}`);
+}
+
+/** GET /v1/key with the key itself: its limits, budgets and spend (gateways with budgets). */
+async function describeKey(url, key) {
+  const response = await httpRequest(`${url}/v1/key`, { headers: { authorization: `Bearer ${key}` } });
+  if (response.status !== 200) throw new Error(`GET /v1/key: HTTP ${response.status} ${response.body.slice(0, 300)}`);
+  return JSON.parse(response.body);
+}
+
+/**
+ * An enterprise key with `fields` added (kept for callers of the first harness); see `setupKey`.
  */
 async function createKey(url, fields = {}) {
-  const response = await httpRequest(`${url}/admin/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench', plan: 'enterprise', ...fields }),
-  });
-  if (response.status !== 201 && response.status !== 200) throw new Error(`POST /admin/keys: HTTP ${response.status} ${response.body.slice(0, 300)}`);
-  const { key } = JSON.parse(response.body);
-  if (!key) throw new Error(`POST /admin/keys returned no key: ${response.body.slice(0, 300)}`);
-  return key;
+  return (await setupKey(url, 'enterprise', { fields })).key;
+}
+
+// ---------------------------------------------------------------- baseline
+
+function git(args, options = {}) {
+  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options }).trim();
+}
+
+/**
+ * `ref` checked out in a temporary git worktree (detached; the main work tree is not touched),
+ * sharing this checkout's node_modules through a symlink, and built with its own `npm run build`.
+ * `onStart(dir)` is called as soon as the worktree exists, so a failure or Ctrl-C from then on
+ * removes it (`removeBaseline`). Resolves {ref, commit, subject, dir, parent, buildSeconds}.
+ */
+async function prepareBaseline(ref, { onStart, log = () => {} } = {}) {
+  const commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  if (!commit) throw new Error(`BENCH_BASELINE: '${ref}' is not a commit`);
+  const subject = git(['log', '-1', '--format=%s', commit]);
+  const parent = mkdtempSync(join(os.tmpdir(), 'rosetta-bench-baseline-'));
+  const dir = join(parent, 'rosetta');
+  const baseline = { ref, commit, short: commit.slice(0, 7), subject, dir, parent, buildSeconds: null };
+  if (onStart) onStart(baseline);
+  git(['worktree', 'add', '--detach', dir, commit]);
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  log(`baseline ${baseline.short} (${subject}) checked out in ${dir}; building`);
+  const started = Date.now();
+  const build = startChild('baseline build', 'npm', ['run', '--silent', 'build'], { env: { ...baseEnv(), NODE_ENV: 'production' }, cwd: dir, group: true });
+  const code = await build.exitPromise;
+  if (code !== 0) throw new Error(`npm run build of ${ref} failed (exit ${code})\n${build.tail(30)}`);
+  if (!existsSync(join(dir, 'dist', 'apps', 'gateway', 'src', 'main.js'))) throw new Error(`npm run build of ${ref} wrote no dist/apps/gateway/src/main.js`);
+  baseline.buildSeconds = Math.round((Date.now() - started) / 100) / 10;
+  return baseline;
+}
+
+/**
+ * Removes the baseline's worktree (synchronous, so it also runs from an `exit` handler): the
+ * node_modules symlink first (so nothing can follow it into this checkout's packages), then
+ * `git worktree remove --force`, else the directory and its stale worktree entry.
+ */
+function removeBaseline(baseline) {
+  if (!baseline || baseline.removed) return;
+  baseline.removed = true;
+  try {
+    unlinkSync(join(baseline.dir, 'node_modules'));
+  } catch {
+    /* not created yet, or gone */
+  }
+  try {
+    if (existsSync(baseline.dir)) git(['worktree', 'remove', '--force', baseline.dir]);
+  } catch {
+    rmSync(baseline.dir, { recursive: true, force: true });
+    try {
+      git(['worktree', 'prune']);
+    } catch {
+      /* nothing to prune */
+    }
+  }
+  rmSync(baseline.parent, { recursive: true, force: true });
 }
 
 /** @portkey-ai/gateway's own Node server (build/start-server.js), headless, production. */
@@ -182,22 +317,24 @@ async function startFloor({ simUrl }) {
 const PROMPT = 'Say hello to the benchmark in one short sentence.';
 
 /**
- * The OpenAI-protocol targets compared throughout: direct, Rosetta, Portkey, and (when started)
- * the floor proxy.
+ * The OpenAI-protocol targets compared throughout: direct, Rosetta, (when started) Rosetta at the
+ * baseline commit, Portkey, and (when started) the floor proxy.
  */
-function openAiTargets({ sim, rosetta, portkey, floor }, { stream = false, prompt = PROMPT } = {}) {
+function openAiTargets({ sim, rosetta, baseline, portkey, floor }, { stream = false, prompt = PROMPT } = {}) {
   const extra = stream ? { stream: true } : {};
-  const upstreamBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], ...extra });
   const json = { 'content-type': 'application/json' };
+  const rosettaTarget = (gateway) => ({
+    name: gateway.name,
+    url: `${gateway.url}/v1/chat/completions`,
+    headers: { ...json, authorization: `Bearer ${gateway.key}` },
+    body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: prompt }], ...extra }),
+    pid: gateway.pid,
+  });
+  const upstreamBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], ...extra });
   return [
     { name: 'direct', url: `${sim.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${SIM_KEY}` }, body: upstreamBody, pid: sim.pid },
-    {
-      name: 'rosetta',
-      url: `${rosetta.url}/v1/chat/completions`,
-      headers: { ...json, authorization: `Bearer ${rosetta.key}` },
-      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: prompt }], ...extra }),
-      pid: rosetta.pid,
-    },
+    rosettaTarget(rosetta),
+    ...(baseline ? [rosettaTarget(baseline)] : []),
     {
       name: 'portkey',
       url: `${portkey.url}/v1/chat/completions`,
@@ -213,13 +350,17 @@ function openAiTargets({ sim, rosetta, portkey, floor }, { stream = false, promp
 
 const MODELS = { openai: 'rosetta/gpt-4o-mini', anthropic: 'rosetta/claude-haiku-4-5', gemini: 'rosetta/gemini-2.5-flash' };
 
-/** A request in dialect A/B/C to Rosetta for a model served over `protocol`. */
+/**
+ * A request in dialect A/B/C to Rosetta (or the baseline: `rosetta.name`) for a model served over
+ * `protocol`.
+ */
 function dialectTarget(rosetta, dialect, protocol) {
   const model = MODELS[protocol];
-  const name = `${dialect}->${protocol}`;
+  const gateway = rosetta.name || 'rosetta';
+  const name = `${dialect}->${protocol}${gateway === 'rosetta' ? '' : ` ${gateway}`}`;
   if (dialect === 'A') {
     return {
-      name, dialect, protocol, pid: rosetta.pid,
+      name, gateway, dialect, protocol, pid: rosetta.pid,
       url: `${rosetta.url}/v1/chat/completions`,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${rosetta.key}` },
       body: JSON.stringify({ model, messages: [{ role: 'user', content: PROMPT }] }),
@@ -227,14 +368,14 @@ function dialectTarget(rosetta, dialect, protocol) {
   }
   if (dialect === 'B') {
     return {
-      name, dialect, protocol, pid: rosetta.pid,
+      name, gateway, dialect, protocol, pid: rosetta.pid,
       url: `${rosetta.url}/v1/messages`,
       headers: { 'content-type': 'application/json', 'x-api-key': rosetta.key, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify({ model, max_tokens: 256, messages: [{ role: 'user', content: PROMPT }] }),
     };
   }
   return {
-    name, dialect, protocol, pid: rosetta.pid,
+    name, gateway, dialect, protocol, pid: rosetta.pid,
     url: `${rosetta.url}/v1beta/models/${model}:generateContent`,
     headers: { 'content-type': 'application/json', 'x-goog-api-key': rosetta.key },
     body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
@@ -289,6 +430,15 @@ module.exports = {
   releaseRedisDb,
   startSimulator,
   startRosetta,
+  startOtlpSink,
+  setupKey,
+  describeKey,
+  createKey,
+  KEY_KINDS,
+  KEY_LIMITS,
+  KEY_BUDGET,
+  prepareBaseline,
+  removeBaseline,
   startPortkey,
   startFloor,
   stopChild,
