@@ -7,19 +7,30 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export interface GatewayProcess {
   url: string;
   port: number;
+  /** Where the admin API answers: the ADMIN_PORT listener when the gateway has one, else `url`. */
+  adminUrl: string;
   process: ChildProcess;
   /** Everything the process wrote, for assertions on logs. */
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How to run the gateway: by default the repository's `dist/` (see runtime-layout for another tree). */
+export interface GatewayLaunch {
+  cwd: string;
+  /** Arguments after the node executable. */
+  args: string[];
+}
+
+const REPOSITORY_BUILD: GatewayLaunch = { cwd: ROOT, args: ['--enable-source-maps', join(ROOT, 'dist/apps/gateway/src/main.js')] };
+
 /**
  * Spawns the compiled gateway (`dist/`, built by the global setup) on an ephemeral port and waits
  * for its `listening` log line. Environment starts empty of provider credentials.
  */
-export async function startGateway(env: Record<string, string | undefined>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/apps/gateway/src/main.js')], {
-    cwd: ROOT,
+export async function startGateway(env: Record<string, string | undefined>, launch: GatewayLaunch = REPOSITORY_BUILD): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, launch.args, {
+    cwd: launch.cwd,
     env: {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
@@ -49,9 +60,13 @@ export async function startGateway(env: Record<string, string | undefined>): Pro
       reject(new Error(`gateway exited with code ${code}:\n${output}`));
     });
   });
+  // The admin listener (ADMIN_PORT) is up and logged before the data plane's `listening` line.
+  const adminPort = /"port":(\d+)[^\n]*"msg":"admin surface listening"/.exec(output)?.[1];
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
+    adminUrl: adminPort === undefined ? url : `http://127.0.0.1:${adminPort}`,
     process: child,
     output: () => output,
     stop: (signal = 'SIGTERM') =>
@@ -63,9 +78,9 @@ export async function startGateway(env: Record<string, string | undefined>): Pro
   };
 }
 
-/** Calls the admin API of a gateway. */
-export async function adminCall(gateway: { url: string }, method: string, path: string, body?: unknown, token = TEST_ADMIN_TOKEN): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${gateway.url}${path}`, {
+/** Calls the admin API of a gateway (on its admin port when it has one). */
+export async function adminCall(gateway: { url: string; adminUrl?: string }, method: string, path: string, body?: unknown, token = TEST_ADMIN_TOKEN): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${gateway.adminUrl ?? gateway.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -74,7 +89,7 @@ export async function adminCall(gateway: { url: string }, method: string, path: 
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-export async function createKey(gateway: { url: string }, plan = 'pro', extra: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
+export async function createKey(gateway: { url: string; adminUrl?: string }, plan = 'pro', extra: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
   const res = await adminCall(gateway, 'POST', '/admin/keys', { name: `test-${plan}`, plan, ...extra });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

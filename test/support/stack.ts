@@ -21,15 +21,32 @@ export const OPERATOR_KEYS = {
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const sim = await startSimulator();
   const db = await createTestDatabase();
-  const gateway = await startGateway({
-    DATABASE_URL: db.url,
-    OPENAI_BASE_URL: `${sim.url}/v1`,
-    ANTHROPIC_BASE_URL: sim.url,
-    GEMINI_BASE_URL: sim.url,
-    ...OPERATOR_KEYS,
-    ...env,
-  });
-  const { key } = await createKey(gateway, 'enterprise');
+  let gateway: GatewayProcess;
+  try {
+    gateway = await startGateway({
+      DATABASE_URL: db.url,
+      OPENAI_BASE_URL: `${sim.url}/v1`,
+      ANTHROPIC_BASE_URL: sim.url,
+      GEMINI_BASE_URL: sim.url,
+      ...OPERATOR_KEYS,
+      ...env,
+    });
+  } catch (error) {
+    // A gateway that did not start must not leave the simulator (and Jest) running.
+    await sim.close();
+    await db.drop();
+    throw error;
+  }
+  let key: string;
+  try {
+    ({ key } = await createKey(gateway, 'enterprise'));
+  } catch (error) {
+    // Nor may a gateway that started but refused the key: its child process would keep Jest alive.
+    await gateway.stop();
+    await sim.close();
+    await db.drop();
+    throw error;
+  }
   return {
     sim,
     db,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminModule, SettingEntity } from '@rosetta/admin';
-import { ApiKeyEntity, AuthModule } from '@rosetta/auth';
+import { ApiKeyEntity, AuthModule, TeamEntity } from '@rosetta/auth';
 import { DialectsModule } from '@rosetta/dialects';
 import { LimitsGuardModule, LimitsModule, PlanEntity } from '@rosetta/limits';
 import { PersistenceModule } from '@rosetta/persistence';
@@ -17,7 +17,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config, logger),
-        PersistenceModule.forRoot([ApiKeyEntity, PlanEntity, SettingEntity, ProviderEntity, ModelEntity, EndpointEntity]),
+        PersistenceModule.forRoot([ApiKeyEntity, TeamEntity, PlanEntity, SettingEntity, ProviderEntity, ModelEntity, EndpointEntity]),
         AuthModule,
         // After AuthModule: the request-rate guard needs the key the auth guard found.
         LimitsModule,

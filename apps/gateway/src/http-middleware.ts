@@ -1,12 +1,16 @@
 import { readJsonBody, sendError, toGatewayError, type GatewayHttpResponse } from '@rosetta/dialects';
-import { dialectForPath, logAccess, resolveRequestId, type AppLogger } from '@rosetta/platform';
+import { dialectForPath, logAccess, requestIds, type AppLogger } from '@rosetta/platform';
 import type { NextFunction, Request, Response } from 'express';
 
-/** Every response carries x-request-id; the id is on the request for logs and error bodies. */
+/**
+ * Every response carries the gateway's own x-request-id; the id is on the request for logs and
+ * error bodies, and a caller's x-request-id is kept beside it (echoed as x-client-request-id).
+ */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const id = resolveRequestId(req.headers['x-request-id']);
-  (req as Request & { id: string }).id = id;
+  const { id, clientId } = requestIds(req.headers['x-request-id']);
+  Object.assign(req, { id, clientRequestId: clientId });
   res.setHeader('x-request-id', id);
+  if (clientId !== undefined) res.setHeader('x-client-request-id', clientId);
   next();
 }
 

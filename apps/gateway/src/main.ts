@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ChatLane } from '@rosetta/dialects';
-import { ConfigError, createLogger, loadConfig, NestPinoLogger, type RosettaConfig } from '@rosetta/platform';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AdminTokenService } from '@rosetta/admin';
+import { ChatLane, sendError } from '@rosetta/dialects';
+import { GatewayError } from '@rosetta/canonical';
+import { ConfigError, createLogger, dialectForPath, isAdminSurface, isProbe, loadConfig, NestPinoLogger, newRequestId, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
 import { installGracefulShutdown } from './graceful-shutdown';
@@ -34,34 +36,90 @@ async function bootstrap(): Promise<void> {
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
-  installChatLane(app.getHttpServer() as Server, app.get(ChatLane));
+  const handlers = installChatLane(app.getHttpServer() as Server, app.get(ChatLane), config.adminPort !== undefined);
   await app.listen(config.port, config.host);
-  installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs);
+  const adminServer = config.adminPort === undefined ? undefined : await listenAdmin(handlers.express, config, logger);
+  installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs, adminServer);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
-  if (config.simulatorMode) announceSimulator(port);
+  announce(`http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`, config.simulatorMode, app.get(AdminTokenService, { strict: false }).takeGenerated());
 }
 
 /**
  * The chat endpoints are answered by the chat lane before Express sees them (the hot path,
  * docs/decisions/0005); every other request goes on to Nest's Express handler as before.
  */
-function installChatLane(server: Server, lane: ChatLane): void {
-  const nest = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function installChatLane(server: Server, lane: ChatLane, adminElsewhere: boolean): { express: Handler } {
+  const nest = server.listeners('request') as Handler[];
   if (nest.length !== 1) throw new Error(`expected one request handler on the HTTP server, found ${nest.length}`);
   const express = nest[0]!;
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!lane.handle(req, res)) express(req, res);
+    if (lane.handle(req, res)) return;
+    if (adminElsewhere && isAdminSurface(pathOf(req))) return notHere(req, res, 'the admin surface is served on ADMIN_PORT, not on the data-plane port');
+    express(req, res);
   });
+  return { express };
 }
 
-function announceSimulator(port: number): void {
-  process.stderr.write(
-    `\n  *** No upstream credentials were configured: Rosetta is routing every model to the bundled SIMULATOR. ***\n` +
-      `  *** Replies are simulated. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY for real models. ***\n` +
-      `  Gateway: http://127.0.0.1:${port}\n\n`,
-  );
+/**
+ * ADMIN_PORT: a second listener on the same application that serves only the admin surface (and
+ * the probes); the data-plane port answers those paths 404, so an ingress forwarding it exposes
+ * nothing else.
+ */
+async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppLogger): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = pathOf(req);
+    if (isAdminSurface(path) || isProbe(path)) express(req, res);
+    else notHere(req, res, 'this is the admin port: the data plane is on PORT');
+  });
+  const host = config.adminHost ?? config.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.adminPort, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, host }, 'admin surface listening');
+  return server;
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  return mark < 0 ? url : url.slice(0, mark);
+}
+
+function notHere(req: IncomingMessage, res: ServerResponse, why: string): void {
+  const id = newRequestId();
+  res.setHeader('x-request-id', id);
+  const path = pathOf(req);
+  sendError(res, dialectForPath(path), new GatewayError('not_found_error', `Unknown route: ${req.method} ${path}; ${why}`), id);
+}
+
+/**
+ * The start banner, on stderr (never the structured log): where the gateway is, whether replies are
+ * simulated, and — on the first start without ADMIN_TOKEN — the generated token, shown only this
+ * once, with the exact commands to create a key and use it on this URL.
+ */
+function announce(url: string, simulated: boolean, generatedToken: string | undefined): void {
+  let text = '';
+  if (simulated) {
+    text +=
+      `\n  *** No upstream credentials were configured: Rosetta is routing every model to the bundled SIMULATOR. ***\n` +
+      `  *** Replies are simulated. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY for real models. ***\n`;
+  }
+  if (generatedToken) {
+    text +=
+      `\n  ADMIN_TOKEN was not set, so Rosetta generated one. It is shown only this once:\n\n` +
+      `      ${generatedToken}\n\n` +
+      `  Create an API key (in another terminal) and use it:\n` +
+      `      export ROSETTA_URL=${url} ADMIN_TOKEN=${generatedToken}\n` +
+      `      npm run admin -- keys create --plan pro --name me\n` +
+      `      export ROSETTA_KEY=rsk_...        # the "key" of that response\n`;
+  }
+  if (text) process.stderr.write(`${text}\n  Gateway: ${url}\n\n`);
 }
 
 bootstrap().catch((error: unknown) => {

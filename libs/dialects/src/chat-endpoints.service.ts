@@ -20,7 +20,7 @@ import type { GatewayHttpRequest, GatewayHttpResponse } from './common/http-type
 import { requireObjectBody } from './common/request-validation';
 import { serveChat } from './common/serve-chat';
 import type { StreamFraming } from './common/write-event-stream';
-import { validateGeminiGenerateContentRequest } from './gemini/gemini.validate';
+import { validateGeminiAlt, validateGeminiGenerateContentRequest } from './gemini/gemini.validate';
 import { validateOpenAIChatRequest } from './openai-chat/openai-chat.validate';
 
 const SSE = 'text/event-stream; charset=utf-8';
@@ -82,9 +82,9 @@ export class ChatEndpoints {
 
   /** Dialect C: POST /v1beta/models/{model}:generateContent and :streamGenerateContent. */
   async gemini(req: GatewayHttpRequest, res: GatewayHttpResponse, model: string, stream: boolean): Promise<void> {
+    const sse = validateGeminiAlt(req.query['alt']);
     const body = validateGeminiGenerateContentRequest(normalizeGeminiRequest(requireObjectBody(req.body)));
     const { value: request, warnings } = convertGeminiRequest({ body, model, stream });
-    const sse = req.query['alt'] === 'sse';
     await serveChat(this.chat, req, res, request, warnings, {
       dialect: 'gemini',
       response: (response) => convertToGeminiResponse({ response }),

@@ -2,11 +2,20 @@
  * Typed configuration, read once from the environment and validated at start. A bad value stops
  * the process with a message naming the variable (house style 13).
  */
+import { ConfigError } from './config-error';
+import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
+
 export interface UpstreamTimeouts {
   connectMs: number;
   firstByteMs: number;
   idleMs: number;
   totalMs: number;
+  /**
+   * The first-byte watchdog: a streamed attempt with another candidate behind it falls back when
+   * the upstream sent no response headers within this (0: off). Non-streamed attempts keep
+   * `firstByteMs`, since their first byte comes only with the whole answer.
+   */
+  fallbackFirstByteMs: number;
 }
 
 export interface BuiltinProviderConfig {
@@ -18,6 +27,10 @@ export interface BuiltinProviderConfig {
 export interface RosettaConfig {
   port: number;
   host: string;
+  /** ADMIN_PORT: when set, the admin API, metrics, dashboard and docs are served only there. */
+  adminPort?: number;
+  /** ADMIN_HOST: the admin port's interface (default: HOST). */
+  adminHost?: string;
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
@@ -34,17 +47,20 @@ export interface RosettaConfig {
   breaker: { failures: number; cooldownMs: number };
   /** Hosts a caller's provider_configs base_url may name even on private addresses or http. */
   upstreamAllowHosts: string[];
+  /**
+   * MODEL_ALIASES: ids clients send on their own (Claude Code's `claude-opus-…`, Gemini CLI's
+   * `gemini-3…`) mapped to Rosetta models; a trailing `*` matches a prefix. Empty by default, so
+   * an id outside the namespace stays a 400.
+   */
+  modelAliases: { pattern: string; target: string }[];
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
   simulatorMode: boolean;
   shutdownGraceMs: number;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; undefined (off) without an OTLP endpoint. */
+  tracing?: TracingConfig;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -96,6 +112,20 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+/** `pattern=target,...`, e.g. `claude-opus-*=rosetta/claude-sonnet-4-5,gemini-3*=rosetta/gemini-2.5-pro`. */
+function aliases(env: Env, namespace: string): { pattern: string; target: string }[] {
+  const raw = str(env, 'MODEL_ALIASES');
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const [pattern, target, extra] = entry.split('=').map((part) => part.trim());
+    if (!pattern || !target || extra !== undefined || !/^[^\s*]+\*?$/.test(pattern)) {
+      throw new ConfigError('MODEL_ALIASES', `each entry must be 'client-id=${namespace}/model' (a trailing * matches a prefix), got '${entry.trim()}'`);
+    }
+    if (!target.startsWith(`${namespace}/`)) throw new ConfigError('MODEL_ALIASES', `'${pattern}' must map to a ${namespace}/* model, got '${target}'`);
+    return { pattern, target };
+  });
+}
+
 export function loadConfig(env: Env = process.env): RosettaConfig {
   const namespace = str(env, 'MODEL_NAMESPACE') ?? 'rosetta';
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(namespace)) {
@@ -108,6 +138,8 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
+    adminPort: str(env, 'ADMIN_PORT') === undefined ? undefined : int(env, 'ADMIN_PORT', 0, 0, 65535),
+    adminHost: str(env, 'ADMIN_HOST'),
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
     dataDir: str(env, 'ROSETTA_DATA_DIR') ?? '.rosetta',
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
@@ -120,6 +152,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
       firstByteMs: int(env, 'UPSTREAM_FIRST_BYTE_TIMEOUT_MS', 120_000, 1),
       idleMs: int(env, 'UPSTREAM_IDLE_TIMEOUT_MS', 120_000, 1),
       totalMs: int(env, 'UPSTREAM_TOTAL_TIMEOUT_MS', 600_000, 1),
+      fallbackFirstByteMs: int(env, 'UPSTREAM_FALLBACK_FIRST_BYTE_MS', 15_000, 0),
     },
     providers: [
       { slug: 'openai', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
@@ -130,8 +163,10 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     routerArtefact: str(env, 'ROUTER_ARTEFACT'),
     breaker: { failures: int(env, 'CIRCUIT_BREAKER_FAILURES', 5, 1), cooldownMs: int(env, 'CIRCUIT_BREAKER_COOLDOWN_MS', 30_000, 1) },
     upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    modelAliases: aliases(env, namespace),
     simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+    tracing: tracingConfig(env),
   };
 }
 

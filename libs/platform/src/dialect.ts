@@ -5,7 +5,20 @@ import type { ProtocolId } from '@rosetta/canonical';
  * unknown routes) are still rendered in the envelope the caller's SDK parses.
  */
 export function dialectForPath(path: string): ProtocolId {
-  if (path.startsWith('/v1beta')) return 'gemini';
-  if (path.startsWith('/v1/messages')) return 'anthropic';
+  if (path.startsWith('/v1beta') || /\/v1beta\/models\//.test(path)) return 'gemini';
+  if (path.startsWith('/v1/messages') || /\/v1\/messages(?:\/count_tokens)?$/.test(path)) return 'anthropic';
   return 'openai';
+}
+
+/**
+ * A hint for a path that is one of ours with the base path doubled — what a client configured
+ * with `…/v1` as its base URL sends when its SDK appends `/v1` again (Claude Code with
+ * ANTHROPIC_BASE_URL=…/v1, a Gemini base URL ending in /v1beta).
+ */
+export function doubledBasePathHint(path: string): string | undefined {
+  const match = /^((?:\/[^/]+)*?)\/(v1beta|v1)\/(?:\2\/)+(.*)$/.exec(path) ?? /^(\/v1)\/(v1beta)\/(.*)$/.exec(path);
+  if (!match) return undefined;
+  const fixed = `/${match[2]}/${match[3]}`;
+  const base = match[2] === 'v1beta' ? 'GOOGLE_GEMINI_BASE_URL / the Gemini base URL' : 'the base URL';
+  return `the path repeats its base path: call ${fixed} instead (set ${base} to the gateway's address without /${match[2]}; the SDK adds it)`;
 }

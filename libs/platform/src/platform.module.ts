@@ -4,8 +4,9 @@ import { ROSETTA_CONFIG } from './config';
 import { APP_LOGGER, type AppLogger } from './logger';
 import { MetricsService } from './metrics.service';
 import { REDIS_CLIENT, createRedisClient } from './redis';
+import { TracingService } from './tracing/tracing.service';
 
-/** Configuration, the logger, the optional Redis client and the metrics, available everywhere. */
+/** Configuration, the logger, the optional Redis client, the metrics and tracing, available everywhere. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -17,8 +18,9 @@ export class PlatformModule {
         { provide: APP_LOGGER, useValue: logger },
         { provide: REDIS_CLIENT, useFactory: () => (config.redisUrl ? createRedisClient(config.redisUrl, logger) : null) },
         MetricsService,
+        { provide: TracingService, useFactory: () => TracingService.start(config.tracing, logger) },
       ],
-      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT, MetricsService],
+      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT, MetricsService, TracingService],
     };
   }
 }

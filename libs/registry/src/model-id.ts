@@ -16,6 +16,44 @@ export function parseModelId(model: unknown, namespace: string, param = 'model')
   return name;
 }
 
-export function modelNotFound(model: string, param = 'model'): GatewayError {
-  return new GatewayError('model_registry_error', `Model '${model}' not found`, { param });
+export function modelNotFound(model: string, param = 'model', suggestion?: string): GatewayError {
+  const hint = suggestion ? `; did you mean '${suggestion}'?` : '';
+  return new GatewayError('model_registry_error', `Model '${model}' not found${hint}`, { param });
+}
+
+/** Dots, underscores and case do not make a model id different to a person reading it. */
+function normalise(id: string): string {
+  return id.toLowerCase().replace(/[._\s]/g, '-');
+}
+
+/**
+ * The known id a mistyped one most likely meant (`rosetta/claude-haiku-4.5` → `rosetta/claude-haiku-4-5`):
+ * the same after normalising, or within a small edit distance; undefined when nothing is close.
+ */
+export function nearestModelId(wanted: string, known: readonly string[]): string | undefined {
+  const target = normalise(wanted);
+  let best: { id: string; distance: number } | undefined;
+  for (const id of known) {
+    const distance = editDistance(target, normalise(id), 3);
+    if (distance <= 3 && (!best || distance < best.distance)) best = { id, distance };
+  }
+  return best?.id;
+}
+
+/** Levenshtein distance, giving up (returning limit + 1) once it must exceed `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current.push(value);
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
 }

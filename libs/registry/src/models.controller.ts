@@ -1,8 +1,14 @@
-import { Controller, Get, Inject, Optional, Param } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Param, Req } from '@nestjs/common';
+import { GatewayError } from '@rosetta/canonical';
 import { ENDPOINT_HEALTH, NO_HEALTH, type EndpointHealthPort } from './endpoint-health.port';
 import { toModelList, toModelRecord } from './model-record';
 import { modelNotFound, parseModelId } from './model-id';
 import { RegistryService } from './registry.service';
+
+/** The caller's key, as the auth guard left it (structurally: the registry does not depend on auth). */
+interface CallerRequest {
+  apiKey?: { models?: string[] | null };
+}
 
 /** `GET /v1/models[/{id}]`: the list both SDKs parse, and one model record by id or integer id. */
 @Controller('v1/models')
@@ -16,15 +22,25 @@ export class ModelsController {
     this.health = health ?? NO_HEALTH;
   }
 
+  /**
+   * Only what can be called: models some configured provider serves (a model the operator has no
+   * key for would only answer 503), and within the caller's key's allow-list.
+   */
   @Get()
-  list(): Record<string, unknown> {
-    return toModelList(this.registry.list());
+  list(@Req() req: CallerRequest): Record<string, unknown> {
+    const allowed = req.apiKey?.models;
+    const callable = this.registry.list().filter((m) => this.registry.callable(m));
+    return toModelList(allowed ? callable.filter((m) => m.isAuto || allowed.includes(m.id)) : callable);
   }
 
   @Get('*id')
-  get(@Param('id') id: string | string[]): Record<string, unknown> {
+  get(@Param('id') id: string | string[], @Req() req: CallerRequest): Record<string, unknown> {
     const value = Array.isArray(id) ? id.join('/') : id;
     const found = this.registry.find(value);
+    const allowed = req.apiKey?.models;
+    if (found && allowed && !found.isAuto && !allowed.includes(found.id)) {
+      throw new GatewayError('permission_error', `This key may not use model '${found.id}'; it may use: ${allowed.join(', ') || 'no model'}`, { param: 'id' });
+    }
     if (found) return toModelRecord(found, { provider: (slug) => this.registry.provider(slug), health: (key) => this.health.view(key) });
     if (!/^\d+$/.test(value)) parseModelId(value, this.registry.namespace, 'id');
     throw modelNotFound(value, 'id');

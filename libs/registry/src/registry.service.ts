@@ -3,7 +3,7 @@ import type { ProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { AUTO_MODEL_NAME } from './catalog';
-import { modelNotFound, parseModelId } from './model-id';
+import { modelNotFound, nearestModelId, parseModelId } from './model-id';
 import type { EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
 import { RegistryRepository } from './registry.repository';
 import { RegistrySeederService } from './registry-seeder.service';
@@ -80,10 +80,26 @@ export class RegistryService implements OnModuleInit {
 
   /** Applies the id rules, then looks the model up: 400 for a malformed id, 404 for an unknown one. */
   resolve(model: unknown, param = 'model'): RegistryModel {
+    const aliased = typeof model === 'string' ? this.alias(model) : undefined;
+    if (aliased) return aliased;
     parseModelId(model, this.namespace, param);
     const found = this.byId.get(model as string);
-    if (!found) throw modelNotFound(model as string, param);
+    if (!found) throw modelNotFound(model as string, param, String(model).length <= 200 ? nearestModelId(model as string, [...this.byId.keys()]) : undefined);
     return found;
+  }
+
+  /** An operator's alias (MODEL_ALIASES, off by default): a client's own default id mapped to a Rosetta model. */
+  private alias(model: string): RegistryModel | undefined {
+    for (const { pattern, target } of this.config.modelAliases) {
+      const matches = pattern.endsWith('*') ? model.startsWith(pattern.slice(0, -1)) : model === pattern;
+      if (matches) return this.byId.get(target);
+    }
+    return undefined;
+  }
+
+  /** Whether a model can be called with the operator's credentials (rosetta/auto always). */
+  callable(model: RegistryModel): boolean {
+    return model.isAuto || model.endpoints.some((e) => !e.disabled && this.providersBySlug.get(e.provider)?.configured === true && !this.providersBySlug.get(e.provider)?.disabled);
   }
 
   /** By public id or by the integer id (`GET /v1/models/3`). */

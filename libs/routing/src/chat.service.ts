@@ -1,20 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { addUsage, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
-import { estimatePromptTokens, RateLimitService, type TokenReservation } from '@rosetta/limits';
-import { costUsd, UsageRecorderService, type UsageDraft } from '@rosetta/usage';
+import { estimatePromptTokens, type BudgetHold, type TokenReservation } from '@rosetta/limits';
+import { costUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
+import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
 import { ExecutorService } from './executor.service';
 import type { CallContext, CompletionOutcome, StreamOutcome } from './outcome';
 import { RoutingService } from './routing.service';
 
-/** Output tokens reserved when the client set no output cap; settlement corrects it. */
-const DEFAULT_OUTPUT_RESERVATION = 1024;
-
 /**
  * The one entry point every dialect controller calls: plan, reserve the token budget, execute,
- * settle. The reservation is the estimated prompt plus the requested output (never more than the
- * plan's whole minute, so a large cap cannot make a request impossible); it is settled to the
+ * settle. The reservation follows RateLimitService.reserveRequest's policy; it is settled to the
  * upstream's reported usage when the response ends, fails, or the stream is cut.
  */
 @Injectable()
@@ -22,27 +19,34 @@ export class ChatService {
   constructor(
     private readonly routing: RoutingService,
     private readonly executor: ExecutorService,
-    private readonly limits: RateLimitService,
+    private readonly admission: AdmissionService,
     private readonly recorder: UsageRecorderService,
     private readonly mixture: MixtureService,
   ) {}
 
-  /** Records the request's ledger row; called once, when its response has closed. */
+  /** Budget holds by ledger draft, settled to the row's cost when the response closes. */
+  private readonly holds = new WeakMap<UsageDraft, BudgetHold>();
+
+  /** Records the request's ledger row, and charges its cost to its budgets; called once, when its response has closed. */
   recordUsage(draft: UsageDraft, status: number): void {
-    this.recorder.record(draft, status);
+    const row = this.recorder.record(draft, status);
+    this.holds.get(draft)?.settle(row.costUsd);
   }
 
   async complete(request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const promptTokens = estimatePromptTokens(request);
-    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob });
+    const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
+    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
     note(ctx, { requestedModel: request.model, streamed: false, route: plan.route });
-    const reservation = await this.reserve(request, ctx, promptTokens);
+    const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade';
       const outcome = cascaded ? await this.cascade(plan, request, ctx) : await this.executor.complete(plan, request, ctx);
       // A cascade already noted the tokens and cost of every model it activated.
       note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing, usage: cascaded ? undefined : outcome.response.usage });
+      this.mixture.remember(sticky, outcome.meta.model);
       const used = cascaded ? ctx.usage?.usage : outcome.response.usage;
+      priceAnswer(outcome, cascaded ? ctx.usage?.costUsd : costUsd(outcome.response.usage, outcome.meta.pricing));
       // Not awaited: the settle is queued on the limiter's Redis connection before anything a
       // later request sends, so the order holds without a round trip before the answer.
       void reservation?.settle(used ? totalTokens(used) : promptTokens);
@@ -55,13 +59,15 @@ export class ChatService {
 
   async stream(request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
     const promptTokens = estimatePromptTokens(request);
-    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob });
+    const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
+    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
     note(ctx, { requestedModel: request.model, streamed: true, route: plan.route });
-    const reservation = await this.reserve(request, ctx, promptTokens);
+    const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const outcome = await this.executor.stream(plan, request, ctx);
       note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing });
-      return { ...outcome, events: settleWhenDone(outcome.events, reservation, promptTokens, ctx.usage) };
+      this.mixture.remember(sticky, outcome.meta.model);
+      return { ...outcome, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing }) };
     } catch (error) {
       void reservation?.settle(0);
       throw error;
@@ -98,14 +104,12 @@ export class ChatService {
     return (step.action === 'accept' ? answered.get(step.model) : undefined) ?? [...answered.values()].at(-1)!;
   }
 
-  private async reserve(request: CanonicalRequest, ctx: CallContext, promptTokens: number): Promise<TokenReservation | undefined> {
-    if (!ctx.key) return undefined;
-    const { tpm } = this.limits.limitsFor(ctx.key);
-    const wanted = promptTokens + (request.maxOutputTokens ?? DEFAULT_OUTPUT_RESERVATION);
-    const amount = tpm === null ? wanted : Math.min(wanted, Math.max(promptTokens, tpm));
-    const reservation = await this.limits.reserveTokens(ctx.key, amount, undefined, ctx.rateLimit);
-    ctx.setHeaders?.(this.limits.headers(reservation.state));
-    return reservation;
+  /** Tokens and budgets before the call; the budget hold waits for the ledger row's cost. */
+  private async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<TokenReservation | undefined> {
+    const admitted = await this.admission.admit(request, ctx, promptTokens, plan);
+    if (admitted.budget && ctx.usage) this.holds.set(ctx.usage, admitted.budget);
+    else admitted.budget?.settle(0);
+    return admitted.tokens;
   }
 }
 
@@ -115,9 +119,7 @@ export class ChatService {
  */
 async function* settleWhenDone(
   events: AsyncIterable<StreamEvent>,
-  reservation: TokenReservation | undefined,
-  promptTokens: number,
-  draft: UsageDraft | undefined,
+  { reservation, promptTokens, draft, pricing }: { reservation?: TokenReservation; promptTokens: number; draft?: UsageDraft; pricing?: TokenPricing },
 ): AsyncGenerator<StreamEvent> {
   let usage: number | undefined;
   let outputChars = 0;
@@ -130,6 +132,9 @@ async function* settleWhenDone(
         const reported = event.usage!;
         usage = totalTokens(reported);
         if (draft) draft.usage = reported;
+        // The caller sees what it is charged in the usage it is sent (dialect A's usage.cost).
+        yield { ...event, usage: { ...reported, costUsd: costUsd(reported, pricing) } };
+        continue;
       }
       if (event.type === 'error' && draft) draft.errorType = event.error.type;
       yield event;
@@ -139,6 +144,13 @@ async function* settleWhenDone(
     if (draft && !draft.usage) draft.usage = { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
     void reservation?.settle(usage ?? estimated);
   }
+}
+
+/** Puts the answer's cost in its usage (dialect A's usage.cost) and its meta (x-rosetta-cost-usd). */
+function priceAnswer(outcome: CompletionOutcome, cost: number | undefined): void {
+  if (cost === undefined) return;
+  outcome.meta.costUsd = cost;
+  if (outcome.response.usage) outcome.response.usage = { ...outcome.response.usage, costUsd: cost };
 }
 
 function textOf(response: CanonicalResponse): string {

@@ -8,7 +8,8 @@ import { ENDPOINT_HEALTH, RegistryService, type EndpointHealthPort, type Registr
 import type { Attempt, RoutePlan } from './attempt';
 import { applyFilters, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
 import { orderCandidates } from './endpoint-ordering';
-import { MixtureService, summariseDecision } from './mixture.service';
+import { applyAffinity, MixtureService, summariseDecision } from './mixture.service';
+import type { Stickiness } from './session-affinity.service';
 import { requestFeatures } from './request-features';
 
 /**
@@ -27,6 +28,11 @@ export class RoutingService {
     private readonly mixture: MixtureService,
   ) {}
 
+  /** Whether a model id is rosetta/auto (the only model session affinity applies to). */
+  isAuto(model: string): boolean {
+    return model === this.registry.autoModelId;
+  }
+
   /** Validates every model id of the request (400/404 per §4.1) before any work is done. */
   resolveModels(request: CanonicalRequest): { primary: RegistryModel; fallbacks: RegistryModel[] } {
     const primary = this.registry.resolve(request.model, 'model');
@@ -34,12 +40,12 @@ export class RoutingService {
     return { primary, fallbacks };
   }
 
-  plan(request: CanonicalRequest, promptTokens = estimatePromptTokens(request), options: { knob?: number | null } = {}): RoutePlan {
+  plan(request: CanonicalRequest, promptTokens = estimatePromptTokens(request), options: PlanOptions = {}): RoutePlan {
     return this.build(request, promptTokens, options).plan;
   }
 
   /** The plan with its workings: what each filter kept, for POST /v1/route. */
-  explain(request: CanonicalRequest, options: { knob?: number | null } = {}): Record<string, unknown> {
+  explain(request: CanonicalRequest, options: PlanOptions = {}): Record<string, unknown> {
     const promptTokens = estimatePromptTokens(request);
     const { plan, perModel } = this.build(request, promptTokens, options);
     return {
@@ -47,32 +53,35 @@ export class RoutingService {
       chosen: plan.attempts[0]?.model,
       route: plan.route ?? null,
       decision: plan.decision ?? null,
+      affinity: plan.affinity ?? null,
       prompt_tokens: promptTokens,
       filters: perModel.map((m) => ({ model: m.model.id, eligible: m.kept.map((c) => c.provider.slug), excluded_by: m.emptiedBy?.name ?? null })),
       attempts: plan.attempts.map((a) => ({ model: a.model, provider: a.target.provider, upstream_model: a.target.upstreamModel })),
     };
   }
 
-  private build(request: CanonicalRequest, promptTokens: number, options: { knob?: number | null }) {
-    const { primary, fallbacks } = this.resolveModels(request);
+  private build(request: CanonicalRequest, promptTokens: number, options: PlanOptions) {
+    const { primary, fallbacks } = permitted(this.resolveModels(request), options.allowed);
     const ctx: FilterContext = {
       prefs: request.routing,
       features: requestFeatures(request, promptTokens),
       hasAdapter: (protocol) => this.adapters.has(protocol),
       isAvailable: (key) => this.health.available(key),
     };
-    const pool = primary.isAuto ? this.autoPool(fallbacks) : [primary, ...fallbacks.filter((m) => !m.isAuto && m.id !== primary.id)];
+    const pool = primary.isAuto ? this.autoPool(fallbacks, options.allowed) : [primary, ...fallbacks.filter((m) => !m.isAuto && m.id !== primary.id)];
     const perModel = pool.map((model) => ({ model, ...applyFilters(this.candidates(model), ctx) }));
     const usable = perModel.filter((m) => m.kept.length > 0);
     if (usable.length === 0) throw this.emptyError(request.model, perModel[0]?.emptiedBy, ctx, perModel[0]?.before ?? []);
-    const decision = primary.isAuto ? this.mixture.decide(request, usable.map((m) => this.candidate(m)), request.routing.routeKnob ?? options.knob ?? undefined) : undefined;
+    const decided = primary.isAuto ? this.mixture.decide(request, usable.map((m) => this.candidate(m)), request.routing.routeKnob ?? options.knob ?? undefined) : undefined;
+    const sticky = decided && options.sticky ? applyAffinity(decided, options.sticky) : undefined;
+    const decision = sticky?.decision ?? decided;
     const chain = decision ? this.byDecision(usable, decision) : usable;
     const attempts = chain.flatMap(({ kept }) => orderCandidates(kept, request.routing, (key) => this.health.view(key)).map((c) => this.attempt(c, ctx)));
     if (attempts.length === 0) {
       throw new GatewayError('overloaded_error', `No available provider for '${request.model}': none of the providers in provider_order is available and allow_fallbacks is false`, { status: 503 });
     }
-    const route = decision ? summariseDecision(decision) : undefined;
-    return { plan: { attempts, route, decision }, perModel };
+    const route = decision ? summariseDecision(decision) + (sticky ? `; affinity=${sticky.affinity}` : '') : undefined;
+    return { plan: { attempts, route, decision, affinity: sticky?.affinity }, perModel };
   }
 
   /** The router's candidate: a model with the prices of its cheapest eligible endpoint. */
@@ -92,9 +101,11 @@ export class RoutingService {
     return [...usable].sort((a, b) => rank(a) - rank(b) || a.model.id.localeCompare(b.model.id));
   }
 
-  private autoPool(fallbacks: RegistryModel[]): RegistryModel[] {
+  private autoPool(fallbacks: RegistryModel[], allowed: readonly string[] | null | undefined): RegistryModel[] {
     const explicit = fallbacks.filter((m) => !m.isAuto);
-    return explicit.length > 0 ? explicit : this.registry.list().filter((m) => !m.isAuto);
+    const pool = explicit.length > 0 ? explicit : this.registry.list().filter((m) => !m.isAuto && (!allowed || allowed.includes(m.id)));
+    if (pool.length === 0) throw new GatewayError('permission_error', `This key may use only ${allowed?.join(', ')}, and none of them can be routed to`, { param: 'model' });
+    return pool;
   }
 
   private candidates(model: RegistryModel): Candidate[] {
@@ -131,6 +142,27 @@ export class RoutingService {
     }
     return new GatewayError('invalid_request_error', `No endpoint of '${model}' satisfies ${filter.describe(ctx, before)}`, { param: paramOf(filter.name) });
   }
+}
+
+export interface PlanOptions {
+  /** The key's default rosetta/auto knob. */
+  knob?: number | null;
+  /** The key's model allow-list (public ids); null or absent: every model. */
+  allowed?: readonly string[] | null;
+  /** rosetta/auto: the conversation's session and the model it stuck to. */
+  sticky?: Stickiness;
+}
+
+/** A key's allow-list (ARCHITECTURE §8): another model is 403, naming it; rosetta/auto stays inside it. */
+function permitted<T extends { primary: RegistryModel; fallbacks: RegistryModel[] }>(models: T, allowed: readonly string[] | null | undefined): T {
+  if (!allowed) return models;
+  const refuse = (model: RegistryModel, param: string): GatewayError =>
+    new GatewayError('permission_error', `This key may not use model '${model.id}'; it may use: ${allowed.join(', ') || 'no model'}`, { param });
+  if (!models.primary.isAuto && !allowed.includes(models.primary.id)) throw refuse(models.primary, 'model');
+  models.fallbacks.forEach((m, i) => {
+    if (!m.isAuto && !allowed.includes(m.id)) throw refuse(m, `models[${i}]`);
+  });
+  return models;
 }
 
 function price(c: Candidate): number {

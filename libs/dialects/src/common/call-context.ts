@@ -10,7 +10,7 @@ import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
  */
 export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
   const signal = new AbortLine();
-  const usage: UsageDraft = { requestId: req.id, apiKeyId: req.apiKey?.id, dialect: dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
+  const usage: UsageDraft = { requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
   req.usageDraft = usage;
   res.on('close', () => {
     if (!res.writableEnded) {
@@ -24,6 +24,7 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     signal,
     key: req.apiKey,
     usage,
+    trace: req.trace,
     rateLimit: req.rateLimit,
     setHeaders: (headers) => {
       if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

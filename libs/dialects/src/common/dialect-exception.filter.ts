@@ -1,7 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
-import { APP_LOGGER, dialectForPath, type AppLogger } from '@rosetta/platform';
+import { APP_LOGGER, dialectForPath, doubledBasePathHint, type AppLogger } from '@rosetta/platform';
 import { ClientAbortedError } from '@rosetta/routing';
+import { malformedPathError } from './decode-path';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
 import { sendError } from './render-error';
 
@@ -40,8 +41,13 @@ export function toGatewayError(exception: unknown, req: Pick<GatewayHttpRequest,
   if (exception instanceof GatewayError) return exception;
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    if (status === 404) return new GatewayError('not_found_error', `Unknown route: ${req.method} ${req.path}`);
+    if (status === 404) {
+      const hint = doubledBasePathHint(req.path);
+      return new GatewayError('not_found_error', `Unknown route: ${req.method} ${req.path}${hint ? `; ${hint}` : ''}`);
+    }
     if (status === 413) return new GatewayError('request_too_large', 'Request body is too large');
+    // Express's router could not percent-decode a route parameter (`/v1/models/%ZZ`).
+    if (status === 400 && exception.message.startsWith('Failed to decode param')) return malformedPathError(req.path);
     if (status < 500) return new GatewayError('invalid_request_error', exception.message, { status });
   }
   return new GatewayError('api_error', 'Internal server error');

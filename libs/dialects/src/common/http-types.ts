@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { LimitState } from '@rosetta/limits';
+import type { RequestSpan } from '@rosetta/platform';
 import type { UsageDraft } from '@rosetta/usage';
 
 /**
@@ -7,7 +8,10 @@ import type { UsageDraft } from '@rosetta/usage';
  * Express types: node's own ServerResponse satisfies GatewayHttpResponse, and so does Express's.
  */
 export interface GatewayHttpRequest {
+  /** The gateway's own request id (never the caller's). */
   id: string;
+  /** The caller's x-request-id, kept for support lookups. */
+  clientRequestId?: string;
   path: string;
   method: string;
   headers: Record<string, string | string[] | undefined>;
@@ -18,6 +22,8 @@ export interface GatewayHttpRequest {
   rateLimit?: LimitState;
   /** The usage-ledger draft of a chat request, so the exception filter can note the error. */
   usageDraft?: UsageDraft;
+  /** The request's trace span, only when tracing is on. */
+  trace?: RequestSpan;
 }
 
 export interface GatewayHttpResponse {

@@ -27,14 +27,16 @@ export async function serveChat(
   encoding: DialectEncoding,
 ): Promise<void> {
   const ctx = callContext(req, res, (draft, status) => chat.recordUsage(draft, status));
+  ctx.trace?.input(request);
   const warningsFor = (meta: ServedMeta) => (meta.protocol === encoding.dialect ? [] : decodeWarnings);
   if (!request.stream) {
     const outcome = await chat.complete(request, ctx);
     writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
+    ctx.trace?.output(outcome.response);
     sendJson(res, 200, encoding.response(outcome.response, outcome.meta));
     return;
   }
   const outcome = await chat.stream(request, ctx);
   writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
-  await writeEventStream(res, outcome.events, encoding.stream(outcome.meta));
+  await writeEventStream(res, ctx.trace ? ctx.trace.outputStream(outcome.events) : outcome.events, encoding.stream(outcome.meta));
 }

@@ -3,7 +3,7 @@ import { GatewayError, type CanonicalRequest, type ProtocolId } from '@rosetta/c
 import { convertAnthropicMessagesRequest } from '@rosetta/protocols/anthropic-messages';
 import { convertGeminiRequest, normalizeGeminiRequest } from '@rosetta/protocols/gemini';
 import { convertOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
-import { RoutingService } from '@rosetta/routing';
+import { MixtureService, RoutingService } from '@rosetta/routing';
 import type { GatewayHttpRequest } from '../common/http-types';
 import { checkRoutingFields, requireObjectBody } from '../common/request-validation';
 
@@ -17,17 +17,22 @@ const DIALECTS: readonly ProtocolId[] = ['openai', 'anthropic', 'gemini'];
  */
 @Controller('v1')
 export class RouteController {
-  constructor(private readonly routing: RoutingService) {}
+  constructor(
+    private readonly routing: RoutingService,
+    private readonly mixture: MixtureService,
+  ) {}
 
   @Post('route')
   @HttpCode(200)
-  explain(@Req() req: GatewayHttpRequest, @Query('dialect') dialect?: string): Record<string, unknown> {
+  async explain(@Req() req: GatewayHttpRequest, @Query('dialect') dialect?: string): Promise<Record<string, unknown>> {
     const body = requireObjectBody(req.body);
     checkRoutingFields(body);
     const chosen = dialect ?? guessDialect(req);
     if (!DIALECTS.includes(chosen as ProtocolId)) throw GatewayError.invalidRequest(`dialect must be one of ${DIALECTS.join(', ')}`, 'dialect');
     const request = decode(chosen as ProtocolId, body);
-    return { dialect: chosen, ...this.routing.explain(request, { knob: req.apiKey?.routeKnob }) };
+    // Session affinity is looked up (shown) but not refreshed: explaining is not serving.
+    const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, req.apiKey) : undefined;
+    return { dialect: chosen, ...this.routing.explain(request, { knob: req.apiKey?.routeKnob, allowed: req.apiKey?.models, sticky }) };
   }
 }
 

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { CanonicalRequest } from '@rosetta/canonical';
+import { BudgetService, RateLimitService, type BudgetHold, type TokenReservation } from '@rosetta/limits';
+import type { RoutePlan } from './attempt';
+import type { CallContext } from './outcome';
+
+/** Estimates can be low (providers tokenise differently): a budget holds this much more prompt. */
+const PROMPT_MARGIN = 1.25;
+
+/** What a request was admitted with: settle both when it ends. */
+export interface Admission {
+  tokens?: TokenReservation;
+  budget?: BudgetHold;
+}
+
+/**
+ * Tokens per minute and dollar budgets, checked together right before the upstream call: both
+ * round trips go out at once, and whichever refuses, the other is given back. The token
+ * reservation follows RateLimitService.reserveRequest; the budget hold is the most the request can
+ * cost on any endpoint of its plan (every model of a cascade), settled to the ledger's cost.
+ */
+@Injectable()
+export class AdmissionService {
+  constructor(
+    private readonly limits: RateLimitService,
+    private readonly budgets: BudgetService,
+  ) {}
+
+  async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
+    if (!ctx.key) return {};
+    const endpointMaxOutput = Math.max(0, ...plan.attempts.map((a) => a.target.maxCompletionTokens ?? 0)) || undefined;
+    const [tokens, budget] = await Promise.allSettled([
+      this.limits.reserveRequest(ctx.key, { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput }, ctx.rateLimit),
+      this.budgets.reserve(ctx.key, maxCostUsd(request, promptTokens, plan)),
+    ]);
+    if (tokens.status === 'rejected') {
+      if (budget.status === 'fulfilled') budget.value?.settle(0);
+      throw tokens.reason;
+    }
+    if (budget.status === 'rejected') {
+      void tokens.value.settle(0);
+      throw budget.reason;
+    }
+    ctx.setHeaders?.(this.limits.headers(tokens.value.state));
+    return { tokens: tokens.value, budget: budget.value };
+  }
+}
+
+/**
+ * The most a request can cost: its prompt (with a margin) and its output cap — or, without one,
+ * the endpoint's whole output limit — at the dearest endpoint of its plan; a cascade may call every
+ * model of its plan, so there the models' most are added up.
+ */
+export function maxCostUsd(request: Pick<CanonicalRequest, 'maxOutputTokens'>, promptTokens: number, plan: RoutePlan): number {
+  const prompt = Math.ceil(promptTokens * PROMPT_MARGIN);
+  const perModel = new Map<string, number>();
+  for (const attempt of plan.attempts) {
+    const limit = attempt.target.maxCompletionTokens;
+    const output = limit === undefined ? (request.maxOutputTokens ?? 0) : Math.min(request.maxOutputTokens ?? limit, limit);
+    const price = (value: string | undefined): number => Number(value ?? 0) || 0;
+    const cost = prompt * price(attempt.pricing.prompt) + output * price(attempt.pricing.completion) + price(attempt.pricing.request);
+    perModel.set(attempt.model, Math.max(perModel.get(attempt.model) ?? 0, cost));
+  }
+  const costs = [...perModel.values()];
+  if (plan.decision?.mode === 'cascade') return costs.reduce((sum, c) => sum + c, 0);
+  return Math.max(0, ...costs);
+}

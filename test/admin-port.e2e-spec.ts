@@ -1,0 +1,40 @@
+import { TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { startStack, type Stack } from './support/stack';
+
+/** ADMIN_PORT: the admin surface on a port of its own, so an ingress can expose only the data plane. */
+describe('ADMIN_PORT', () => {
+  let stack: Stack;
+  let admin: string;
+
+  beforeAll(async () => {
+    stack = await startStack({ ADMIN_PORT: '0', ADMIN_HOST: '127.0.0.1' });
+    admin = stack.gateway.adminUrl;
+    expect(admin).not.toBe(stack.gateway.url);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it('serves the admin API and metrics only on the admin port', async () => {
+    expect((await fetch(`${admin}/admin/keys`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(200);
+    expect((await fetch(`${admin}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(200);
+    const hidden = await fetch(`${stack.gateway.url}/admin/keys`, { headers: bearer(TEST_ADMIN_TOKEN) });
+    expect(hidden.status).toBe(404);
+    expect(((await hidden.json()) as any).error.message).toContain('the admin surface is served on ADMIN_PORT');
+    expect((await fetch(`${stack.gateway.url}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(404);
+  });
+
+  it('serves the data plane only on the main port, and the probes on both', async () => {
+    expect((await fetch(`${stack.gateway.url}/v1/models`, { headers: bearer(stack.key) })).status).toBe(200);
+    const chat = await fetch(`${admin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...bearer(stack.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(chat.status).toBe(404);
+    for (const base of [admin, stack.gateway.url]) expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});
