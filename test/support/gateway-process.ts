@@ -3,6 +3,8 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+/** SECRETS_KEY for test gateways (64 hex digits), so provider secrets can be stored on PostgreSQL. */
+export const TEST_SECRETS_KEY = '3f'.repeat(32);
 
 export interface GatewayProcess {
   url: string;
@@ -38,6 +40,7 @@ export async function startGateway(env: Record<string, string | undefined>, laun
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      SECRETS_KEY: TEST_SECRETS_KEY,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@
  * the process with a message naming the variable (house style 13).
  */
 import { ConfigError } from './config-error';
+import { secretKeysFromEnv } from './secret-box';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
 
 export interface UpstreamTimeouts {
@@ -58,6 +59,8 @@ export interface RosettaConfig {
   shutdownGraceMs: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; undefined (off) without an OTLP endpoint. */
   tracing?: TracingConfig;
+  /** SECRETS_KEY (seals provider secrets at rest) and SECRETS_KEY_PREVIOUS (still opened, for rotation). */
+  secretKeys: { current?: Buffer; previous: Buffer[] };
 }
 
 export { ConfigError };
@@ -167,6 +170,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
     tracing: tracingConfig(env),
+    secretKeys: secretKeysFromEnv(env),
   };
 }
 

@@ -9,3 +9,4 @@ export * from './validate-body';
 export * from './redis';
 export * from './metrics.service';
 export * from './platform.module';
+export * from './secret-box';

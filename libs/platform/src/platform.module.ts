@@ -4,9 +4,10 @@ import { ROSETTA_CONFIG } from './config';
 import { APP_LOGGER, type AppLogger } from './logger';
 import { MetricsService } from './metrics.service';
 import { REDIS_CLIENT, createRedisClient } from './redis';
+import { SECRET_BOX, createSecretBox } from './secret-box';
 import { TracingService } from './tracing/tracing.service';
 
-/** Configuration, the logger, the optional Redis client, the metrics and tracing, available everywhere. */
+/** Configuration, the logger, the optional Redis client, metrics, tracing and the secret box, available everywhere. */
 @Global()
 @Module({})
 export class PlatformModule {
@@ -18,9 +19,10 @@ export class PlatformModule {
         { provide: APP_LOGGER, useValue: logger },
         { provide: REDIS_CLIENT, useFactory: () => (config.redisUrl ? createRedisClient(config.redisUrl, logger) : null) },
         MetricsService,
+        { provide: SECRET_BOX, useFactory: () => createSecretBox(config.secretKeys, config.databaseUrl ? undefined : { dataDir: config.dataDir }) },
         { provide: TracingService, useFactory: () => TracingService.start(config.tracing, logger) },
       ],
-      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT, MetricsService, TracingService],
+      exports: [ROSETTA_CONFIG, APP_LOGGER, REDIS_CLIENT, MetricsService, TracingService, SECRET_BOX],
     };
   }
 }

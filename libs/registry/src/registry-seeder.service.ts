@@ -25,6 +25,8 @@ export class RegistrySeederService {
     await this.repository.withLock(async () => {
       await this.seedCatalog();
       for (const entry of file?.providers ?? []) await this.writer.applyProvider(entry, 'file');
+      const resealed = await this.repository.resealProviderSecrets();
+      if (resealed > 0) this.logger.info({ providers: resealed }, 'registry: provider secrets sealed under the current SECRETS_KEY');
     });
     if (file) this.logger.info({ providers: file.providers.map((p) => p.slug) }, 'registry: providers file applied');
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ProtocolId } from '@rosetta/canonical';
+import { GatewayError, type ProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
-import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
+import { ROSETTA_CONFIG, SECRET_BOX, type RosettaConfig, type SecretBox } from '@rosetta/platform';
 import type { EndpointEntryDto, ModelEntryDto, ProviderEntryDto } from './provider-entry.dto';
 import type { RegistrySource } from './registry.entities';
 import { RegistryRepository } from './registry.repository';
@@ -13,9 +13,17 @@ export class RegistryWriterService {
     private readonly repository: RegistryRepository,
     @Inject(INVALIDATION_BUS) private readonly bus: InvalidationBus,
     @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
   ) {}
 
   async applyProvider(entry: ProviderEntryDto, source: RegistrySource): Promise<void> {
+    if (entry.api_key !== undefined && !this.secrets.canSeal) {
+      // A shared PostgreSQL without SECRETS_KEY: never store a provider's key in plain text.
+      throw GatewayError.invalidRequest(
+        `Provider '${entry.slug}': storing api_key needs SECRETS_KEY (32 random bytes, e.g. \`openssl rand -base64 32\`, the same on every replica) to encrypt it; or give api_key_env, the name of an environment variable holding the key`,
+        'api_key',
+      );
+    }
     await this.repository.upsertProvider({
       slug: entry.slug,
       protocol: entry.protocol as ProtocolId,

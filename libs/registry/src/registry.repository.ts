@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ProtocolId } from '@rosetta/canonical';
+import { APP_LOGGER, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
 import { DataSource } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
 import type { EndpointPricing, EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
@@ -10,11 +11,17 @@ export type EndpointUpsert = Omit<EndpointRecord, 'disabled'> & { disabled?: boo
 
 /**
  * The only place that touches the registry tables. Upserts from a lower-priority source never
- * overwrite a row an operator edited through the admin API (catalog < file < admin).
+ * overwrite a row an operator edited through the admin API (catalog < file < admin). Provider
+ * secrets are sealed on the way in and opened on the way out (SecretBox): the table never holds one
+ * in plain text once SECRETS_KEY (or the embedded database's key file) exists.
  */
 @Injectable()
 export class RegistryRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
 
   async load(): Promise<{ providers: ProviderRecord[]; models: ModelRecord[] }> {
     const [providers, models, endpoints] = await Promise.all([
@@ -25,7 +32,7 @@ export class RegistryRepository {
     const byModel = new Map<number, EndpointRecord[]>();
     for (const e of endpoints) byModel.set(e.modelId, [...(byModel.get(e.modelId) ?? []), toEndpoint(e)]);
     return {
-      providers: providers.map(toProvider),
+      providers: providers.map((p) => ({ ...toProvider(p), apiKey: this.openSecret(p.slug, p.apiKey) })),
       models: models.map((m) => ({ ...toModel(m), endpoints: byModel.get(m.id) ?? [] })),
     };
   }
@@ -39,7 +46,7 @@ export class RegistryRepository {
          data_collection = EXCLUDED.data_collection, zdr = EXCLUDED.zdr, builtin = providers.builtin OR EXCLUDED.builtin,
          disabled = EXCLUDED.disabled, source = EXCLUDED.source, updated_at = now()
        WHERE ${precedence('providers')}`,
-      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey, p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source],
+      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey === null ? null : this.secrets.seal(p.apiKey), p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source],
     );
   }
 
@@ -84,6 +91,37 @@ export class RegistryRepository {
       [modelId, e.provider, e.upstreamModel, e.quantization, e.contextLength, e.maxCompletionTokens, e.supportsTools,
         e.supportsVision, e.supportsReasoning, JSON.stringify(e.pricing), e.disabled ?? false, e.source],
     );
+  }
+
+  /**
+   * Seals again every stored provider secret that is plain text (stored before encryption) or
+   * sealed under a previous key, so a rotated-out key can be dropped after one start. Returns how
+   * many rows changed.
+   */
+  async resealProviderSecrets(): Promise<number> {
+    if (!this.secrets.canSeal) return 0;
+    const rows: Array<{ slug: string; api_key: string }> = await this.dataSource.query('SELECT slug, api_key FROM providers WHERE api_key IS NOT NULL');
+    let changed = 0;
+    for (const row of rows) {
+      if (!this.secrets.needsReseal(row.api_key)) continue;
+      const plain = this.openSecret(row.slug, row.api_key);
+      if (plain === null) continue;
+      // Only if nobody changed the row meanwhile (another replica resealing, an admin edit).
+      const result: [unknown[], number] = await this.dataSource.query('UPDATE providers SET api_key = $1 WHERE slug = $2 AND api_key = $3', [this.secrets.seal(plain), row.slug, row.api_key]);
+      changed += result[1];
+    }
+    return changed;
+  }
+
+  /** A stored secret in plain text; null (the provider is then unconfigured) when no key opens it. */
+  private openSecret(slug: string, stored: string | null): string | null {
+    if (stored === null) return null;
+    try {
+      return this.secrets.open(stored);
+    } catch (error) {
+      this.logger.error({ provider: slug, reason: (error as Error).message }, 'registry: a provider secret cannot be opened; set SECRETS_KEY (or SECRETS_KEY_PREVIOUS) to the key that sealed it');
+      return null;
+    }
   }
 
   async deleteProvider(slug: string): Promise<boolean> {

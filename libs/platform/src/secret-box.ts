@@ -1,0 +1,125 @@
+/**
+ * Provider secrets at rest (ARCHITECTURE §8 security): AES-256-GCM with a key from the
+ * environment. A sealed value names the key that sealed it, so keys can be rotated: the new key
+ * goes in SECRETS_KEY, the old one in SECRETS_KEY_PREVIOUS, and at start every stored secret is
+ * sealed again under the new key (docs/decisions/0008).
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from './config-error';
+
+const PREFIX = 'enc:v1:';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export const SECRET_BOX = Symbol('SECRET_BOX');
+
+/** A stored secret that cannot be opened: sealed with a key this process does not have. */
+export class SecretKeyMissingError extends Error {
+  constructor(readonly keyId: string) {
+    super(`sealed with key ${keyId}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`);
+    this.name = 'SecretKeyMissingError';
+  }
+}
+
+/** Where the keys came from, for the start-up log. */
+export type SecretKeySource = 'environment' | 'data-dir' | 'none';
+
+export class SecretBox {
+  private readonly keys = new Map<string, Buffer>();
+  private readonly currentId?: string;
+
+  constructor(current: Buffer | undefined, previous: Buffer[] = [], readonly source: SecretKeySource = current ? 'environment' : 'none') {
+    for (const key of previous) this.keys.set(keyId(key), key);
+    if (current) {
+      this.currentId = keyId(current);
+      this.keys.set(this.currentId, current);
+    }
+  }
+
+  /** Whether new secrets can be stored at all (a current key exists). */
+  get canSeal(): boolean {
+    return this.currentId !== undefined;
+  }
+
+  /** The current key's id (a hash prefix, never the key), for logs. */
+  get keyId(): string | undefined {
+    return this.currentId;
+  }
+
+  seal(plain: string): string {
+    if (!this.currentId) throw new Error('SecretBox: no SECRETS_KEY to seal with');
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `${PREFIX}${this.currentId}:${iv.toString('base64url')}:${body.toString('base64url')}`;
+  }
+
+  /** The plain secret; a value stored before encryption existed (no prefix) is returned as it is. */
+  open(stored: string): string {
+    if (!isSealed(stored)) return stored;
+    const [id, iv, body] = stored.slice(PREFIX.length).split(':');
+    const key = id === undefined ? undefined : this.keys.get(id);
+    if (!key || iv === undefined || body === undefined) throw new SecretKeyMissingError(id ?? '?');
+    const bytes = Buffer.from(body, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+
+  /** Whether a stored value should be sealed again: plain text, or sealed under an older key. */
+  needsReseal(stored: string): boolean {
+    if (!this.currentId) return false;
+    return !stored.startsWith(`${PREFIX}${this.currentId}:`);
+  }
+}
+
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(PREFIX);
+}
+
+function keyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/** A 32-byte key written as 64 hex digits or as base64 (44 characters). */
+export function parseSecretKey(variable: string, raw: string): Buffer {
+  const value = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+  if (!key || key.length !== 32) {
+    throw new ConfigError(variable, 'must be 32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)');
+  }
+  return key;
+}
+
+/** SECRETS_KEY and SECRETS_KEY_PREVIOUS (comma-separated), validated at start. */
+export function secretKeysFromEnv(env: Record<string, string | undefined>): { current?: Buffer; previous: Buffer[] } {
+  const current = env['SECRETS_KEY']?.trim() ? parseSecretKey('SECRETS_KEY', env['SECRETS_KEY']) : undefined;
+  const previous = (env['SECRETS_KEY_PREVIOUS'] ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => parseSecretKey('SECRETS_KEY_PREVIOUS', k));
+  if (previous.length > 0 && !current) throw new ConfigError('SECRETS_KEY_PREVIOUS', 'is only read beside SECRETS_KEY (the key to seal with)');
+  return { current, previous };
+}
+
+/**
+ * The box for this process. Without SECRETS_KEY, the embedded single-process database keeps a
+ * generated key in its data directory (mode 0600), so `npm start` works with nothing set; with a
+ * shared PostgreSQL there is no such fallback (replicas would each invent their own key), and a
+ * provider secret cannot be stored until SECRETS_KEY is set.
+ */
+export function createSecretBox(keys: { current?: Buffer; previous: Buffer[] }, embedded: { dataDir: string } | undefined): SecretBox {
+  if (keys.current) return new SecretBox(keys.current, keys.previous, 'environment');
+  if (!embedded) return new SecretBox(undefined, [], 'none');
+  const dir = resolve(embedded.dataDir);
+  const file = join(dir, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  }
+  chmodSync(file, 0o600);
+  return new SecretBox(parseSecretKey(file, readFileSync(file, 'utf8')), [], 'data-dir');
+}
