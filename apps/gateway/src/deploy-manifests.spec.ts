@@ -68,30 +68,51 @@ describe('deploy/nginx.conf', () => {
 describe('deploy/kubernetes', () => {
   const kustomization = yaml('deploy/kubernetes/kustomization.yaml');
   const docs = (kustomization.resources as string[]).flatMap((file) => parseAllDocuments(read(`deploy/kubernetes/${file}`)).map((d) => d.toJS()));
-  const of = (kind: string): any => docs.find((d) => d.kind === kind);
+  const of = (kind: string, name?: string): any => docs.find((d) => d.kind === kind && (name === undefined || d.metadata.name === name));
   const deployment = of('Deployment');
   const pod = deployment.spec.template.spec;
   const container = pod.containers[0];
+  const env = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
+  const secret = yaml('deploy/kubernetes/secret.example.yaml').stringData as Record<string, string>;
+  // The example's SECRETS_KEY is a placeholder that fails the loader on purpose (nobody should run
+  // with a published key); a real one is 32 random bytes.
+  const config = loadConfig({ ...secret, SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'), ...env });
 
   it('lists only files that exist', () => {
-    expect(docs.map((d) => d.kind).sort()).toEqual(['Deployment', 'Ingress', 'PodDisruptionBudget', 'Service']);
+    expect(docs.map((d) => d.kind).sort()).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'Ingress', 'PodDisruptionBudget', 'Service', 'Service']);
   });
 
   it('probes the real health routes on the port the gateway listens on', () => {
-    const port = Number(container.env.find((e: any) => e.name === 'PORT').value);
-    expect(container.ports).toEqual([{ name: 'http', containerPort: port }]);
+    expect(container.ports).toEqual([{ name: 'http', containerPort: config.port }, { name: 'admin', containerPort: config.adminPort }]);
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-    expect(of('Service').spec.selector).toEqual(deployment.spec.selector.matchLabels);
-    expect(of('Service').spec.ports[0].targetPort).toBe('http');
+    expect(of('Service', 'rosetta-gateway').spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(of('Service', 'rosetta-gateway').spec.ports).toEqual([expect.objectContaining({ targetPort: 'http' })]);
     expect(of('PodDisruptionBudget').spec.minAvailable).toBeLessThan(deployment.spec.replicas);
   });
 
+  it('keeps the admin surface off the public Ingress: ADMIN_PORT, served by a ClusterIP Service no Ingress names', () => {
+    expect(config.adminPort).toBeGreaterThan(0);
+    expect(config.adminPort).not.toBe(config.port);
+    const admin = of('Service', 'rosetta-gateway-admin');
+    expect(admin.spec.type).toBe('ClusterIP');
+    expect(admin.spec.ports).toEqual([expect.objectContaining({ targetPort: 'admin' })]);
+    const backends = (of('Ingress').spec.rules as any[]).flatMap((r) => r.http.paths.map((p: any) => p.backend.service));
+    expect(backends).toEqual([{ name: 'rosetta-gateway', port: { name: 'http' } }]);
+    expect(of('Ingress').spec.tls[0].secretName).toBeTruthy();
+    expect(() => loadConfig({ ...secret, ...env })).toThrow(/SECRETS_KEY/);
+  });
+
+  it('scales on CPU without going below the disruption budget, and takes its image from kustomize', () => {
+    const hpa = of('HorizontalPodAutoscaler');
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+    expect(hpa.spec.minReplicas).toBeGreaterThan(of('PodDisruptionBudget').spec.minAvailable);
+    expect(container.resources.requests.cpu).toBeDefined();
+    expect(kustomization.images.map((i: any) => i.name)).toEqual([container.image]);
+  });
+
   it('waits out the pre-stop pause and the drain before killing a pod', () => {
-    const env = Object.fromEntries(container.env.map((e: any) => [e.name, e.value]));
-    const secret = yaml('deploy/kubernetes/secret.example.yaml').stringData as Record<string, string>;
     for (const name of [...Object.keys(env), ...Object.keys(secret)]) expect(README_VARS).toContain(name);
-    const config = loadConfig({ ...secret, ...env });
     const [, seconds] = container.lifecycle.preStop.exec.command as [string, string];
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(Number(seconds) + config.shutdownGraceMs / 1000);
     expect(container.envFrom[0].secretRef.name).toBe(yaml('deploy/kubernetes/secret.example.yaml').metadata.name);
