@@ -13,6 +13,9 @@ export interface Admission {
   budget?: BudgetHold;
 }
 
+/** Admitted with nothing held: a key without token limits or budgets. */
+const NOTHING: Admission = Object.freeze({});
+
 /**
  * Tokens per minute and dollar budgets, checked together right before the upstream call: both
  * round trips go out at once, and whichever refuses, the other is given back. The token
@@ -27,12 +30,23 @@ export class AdmissionService {
   ) {}
 
   async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
-    if (!ctx.key) return {};
+    const key = ctx.key;
+    if (!key) return NOTHING;
+    const budgeted = this.budgets.scopesFor(key).length > 0;
+    if (!budgeted && this.limits.limitsFor(key).tpm === null) {
+      // The common case for unlimited keys: nothing to reserve, no I/O, no promise to settle; only
+      // the request-rate headers the guard found, as a token reservation would have carried them.
+      if (ctx.rateLimit?.requests) ctx.setHeaders?.(this.limits.headers({ plan: key.plan, requests: ctx.rateLimit.requests, tokens: null }));
+      return NOTHING;
+    }
     const endpointMaxOutput = Math.max(0, ...plan.attempts.map((a) => a.target.maxCompletionTokens ?? 0)) || undefined;
-    const [tokens, budget] = await Promise.allSettled([
-      this.limits.reserveRequest(ctx.key, { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput }, ctx.rateLimit),
-      this.budgets.reserve(ctx.key, maxCostUsd(request, promptTokens, plan)),
-    ]);
+    const reservation = this.limits.reserveRequest(key, { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput }, ctx.rateLimit);
+    if (!budgeted) {
+      const tokens = await reservation;
+      ctx.setHeaders?.(this.limits.headers(tokens.state));
+      return { tokens };
+    }
+    const [tokens, budget] = await Promise.allSettled([reservation, this.budgets.reserve(key, maxCostUsd(request, promptTokens, plan))]);
     if (tokens.status === 'rejected') {
       if (budget.status === 'fulfilled') budget.value?.settle(0);
       throw tokens.reason;
