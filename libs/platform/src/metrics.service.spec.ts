@@ -42,4 +42,21 @@ describe('MetricsService', () => {
     expect(text).not.toContain('broken');
     expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
   });
+
+  it('reports process CPU as a counter, open descriptors, and the event-loop delay since the last scrape', async () => {
+    const metrics = new MetricsService();
+    // Block the loop for 60 ms of busy work between two sampling ticks, then let a tick land.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const until = Date.now() + 60;
+    while (Date.now() < until) Math.sqrt(Math.random());
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const text = metrics.render();
+    expect(text).toContain('# TYPE process_cpu_seconds_total counter\n');
+    expect(Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+    expect(Number(/^process_open_fds (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(2);
+    const max = Number(/^nodejs_eventloop_delay_seconds\{quantile="1"\} (\S+)$/m.exec(text)?.[1]);
+    expect(max).toBeGreaterThanOrEqual(0.04);
+    // Read once per scrape: the next scrape starts a fresh interval.
+    expect(metrics.render()).not.toMatch(/^nodejs_eventloop_delay_seconds\{quantile="1"\} (0\.0[4-9]|0\.[1-9])/m);
+  });
 });

@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
-
 /**
  * This replica's metrics in the Prometheus text format (`GET /metrics`), without a dependency.
  * Counters and histograms are updated where things happen, with an array lookup and an add;
  * gauges (queue lengths, circuit states, memory) are read only when scraped. Label values are
  * bounded sets — dialects, model ids, provider slugs, statuses — never keys, prompts or URLs.
  */
+import { readdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Injectable } from '@nestjs/common';
 
 type Labels = readonly string[];
 
@@ -117,6 +118,8 @@ class Gauge implements Metric {
     private readonly name: string,
     private readonly help: string,
     private readonly read: () => GaugeSample[],
+    /** `counter` for a monotonic value read at scrape time (process CPU seconds). */
+    private readonly type: 'gauge' | 'counter' = 'gauge',
   ) {}
 
   render(out: string[]): void {
@@ -126,7 +129,7 @@ class Gauge implements Metric {
     } catch {
       return; // a collector that fails leaves its gauge out of this scrape, not the whole page
     }
-    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`);
+    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`);
     for (const s of samples) {
       const names = Object.keys(s.labels ?? {});
       out.push(`${this.name}${labelText(names, names.map((n) => s.labels?.[n] ?? ''))} ${number(s.value)}`);
@@ -142,10 +145,31 @@ export class MetricsService {
   private readonly metrics = new Map<string, Metric>();
   private readonly started = Date.now();
 
+  /** Event-loop delay since the previous scrape (a 20 ms sampling timer, unreferenced). */
+  private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
+
   constructor() {
+    this.loopDelay.enable();
     this.gauge('process_resident_memory_bytes', 'Resident memory of this replica.', () => [{ value: process.memoryUsage.rss() }]);
     this.gauge('nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
+    this.gauge('nodejs_heap_total_bytes', 'V8 heap reserved.', () => [{ value: process.memoryUsage().heapTotal }]);
     this.gauge('process_uptime_seconds', 'Seconds since this replica started.', () => [{ value: (Date.now() - this.started) / 1000 }]);
+    this.gauge('process_cpu_seconds_total', 'CPU time (user and system) this replica has used.', () => {
+      const { user, system } = process.cpuUsage();
+      return [{ value: (user + system) / 1e6 }];
+    }, 'counter');
+    this.gauge('process_open_fds', 'Open file descriptors (sockets included).', () => [{ value: readdirSync('/proc/self/fd').length }]);
+    this.gauge('nodejs_active_resources', 'Handles and requests keeping the event loop alive (sockets, timers).', () => [{ value: process.getActiveResourcesInfo().length }]);
+    this.gauge('nodejs_eventloop_delay_seconds', 'Event-loop delay since the previous scrape: how long ready work waited (p50, p99, max).', () => {
+      const h = this.loopDelay;
+      const samples = h.count === 0 ? [] : [
+        { labels: { quantile: '0.5' }, value: h.percentile(50) / 1e9 },
+        { labels: { quantile: '0.99' }, value: h.percentile(99) / 1e9 },
+        { labels: { quantile: '1' }, value: h.max / 1e9 },
+      ];
+      h.reset();
+      return samples;
+    });
   }
 
   counter(name: string, help: string, labelNames: Labels = []): Counter {
@@ -157,8 +181,8 @@ export class MetricsService {
   }
 
   /** A value read at scrape time. */
-  gauge(name: string, help: string, read: () => GaugeSample[]): void {
-    this.metrics.set(name, new Gauge(name, help, read));
+  gauge(name: string, help: string, read: () => GaugeSample[], type: 'gauge' | 'counter' = 'gauge'): void {
+    this.metrics.set(name, new Gauge(name, help, read, type));
   }
 
   /** The exposition text (format 0.0.4). */
