@@ -10,11 +10,12 @@ import { AdminTeamsController } from './admin-teams.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminTokenService } from './admin-token.service';
 import { MetricsController } from './metrics.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { SettingRepository } from './setting.repository';
 
 @Module({
   imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule],
-  controllers: [AdminKeysController, AdminTeamsController, AdminPlansController, AdminRegistryController, AdminUsageController, MetricsController],
+  controllers: [AdminKeysController, AdminTeamsController, AdminPlansController, AdminRegistryController, AdminUsageController, MetricsController, OpenApiController],
   providers: [SettingRepository, AdminTokenService, AdminGuard],
 })
 export class AdminModule {}
