@@ -217,7 +217,7 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
 
     it.each([
       [{ model: 'rosetta/gpt-4o-mini' }, 'messages', "Missing required field 'messages'"],
-      [{ messages: [{ role: 'user', content: 'x' }] }, 'model', "Missing required field 'model'"],
+      [{ model: null, messages: [{ role: 'user', content: 'x' }] }, 'model', undefined],
       [{ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], temperature: 'hot' }, 'temperature', undefined],
       [{ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'x' }, { role: 'robot', content: 'y' }] }, 'messages[1].role', undefined],
       [{ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'tool', content: 'y' }] }, 'messages[0].tool_call_id', undefined],
@@ -232,6 +232,18 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
       expect(res.body.error.param).toBe(param);
       expect(res.body.error.message).toContain(`'${param}'`);
       if (message) expect(res.body.error.message).toBe(message);
+    });
+
+    it('a body without model goes to rosetta/auto, the default model', async () => {
+      const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'Say hello' }] }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-rosetta-route')).toBeTruthy();
+      const body = (await res.json()) as any;
+      expect(body.model).toBe(res.headers.get('x-rosetta-model'));
     });
 
     it('a body over the limit is 413', async () => {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { estimatePromptTokens } from '@rosetta/limits';
 import {
   AnthropicMessagesStreamEncoder,
@@ -14,6 +14,7 @@ import {
   normalizeGeminiRequest,
 } from '@rosetta/protocols/gemini';
 import { convertOpenAIChatRequest, convertToOpenAIChatResponse, OpenAIChatStreamEncoder } from '@rosetta/protocols/openai-chat';
+import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { ChatService } from '@rosetta/routing';
 import { validateAnthropicMessagesRequest } from './anthropic-messages/anthropic-messages.validate';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './common/http-types';
@@ -24,6 +25,17 @@ import { validateGeminiAlt, validateGeminiGenerateContentRequest } from './gemin
 import { validateOpenAIChatRequest } from './openai-chat/openai-chat.validate';
 
 const SSE = 'text/event-stream; charset=utf-8';
+
+/**
+ * `model` defaults to the Mixture of Models when a body leaves it out (ARCHITECTURE: rosetta/auto
+ * is the default model). Only an absent field: `null`, `""` or a number stay 400s naming it.
+ */
+export function withDefaultModel(raw: unknown, model: string): unknown {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>)['model'] === undefined) {
+    (raw as Record<string, unknown>)['model'] = model;
+  }
+  return raw;
+}
 
 function header(req: GatewayHttpRequest, name: string): string | undefined {
   const value = req.headers[name];
@@ -37,11 +49,18 @@ function header(req: GatewayHttpRequest, name: string): string | undefined {
  */
 @Injectable()
 export class ChatEndpoints {
-  constructor(private readonly chat: ChatService) {}
+  private readonly autoModel: string;
+
+  constructor(
+    private readonly chat: ChatService,
+    @Inject(ROSETTA_CONFIG) config: RosettaConfig,
+  ) {
+    this.autoModel = `${config.modelNamespace}/auto`;
+  }
 
   /** Dialect A: POST /v1/chat/completions. */
   async openai(req: GatewayHttpRequest, res: GatewayHttpResponse): Promise<void> {
-    const body = validateOpenAIChatRequest(req.body);
+    const body = validateOpenAIChatRequest(withDefaultModel(req.body, this.autoModel));
     const { value: request, warnings } = convertOpenAIChatRequest({ body });
     const options = body['stream_options'] as Record<string, unknown> | undefined;
     const includeUsage = options?.['include_usage'] === true;
@@ -62,7 +81,7 @@ export class ChatEndpoints {
 
   /** Dialect B: POST /v1/messages. */
   async anthropic(req: GatewayHttpRequest, res: GatewayHttpResponse): Promise<void> {
-    const body = validateAnthropicMessagesRequest(req.body);
+    const body = validateAnthropicMessagesRequest(withDefaultModel(req.body, this.autoModel));
     const { value: request, warnings } = convertAnthropicMessagesRequest({ body });
     // ARCHITECTURE §4.12: the version defaults to 2023-06-01; both headers reach Anthropic upstreams.
     const headers: Record<string, string> = { 'anthropic-version': header(req, 'anthropic-version') ?? '2023-06-01' };
