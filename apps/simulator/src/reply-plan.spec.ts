@@ -118,6 +118,24 @@ describe('planReply', () => {
     expect(plan).toEqual(expect.objectContaining({ text: 'x ', finish: 'stop_sequence', stopSequence: 'y' }));
   });
 
+  it('calls the offered tool the user asks for when the choice is left to it, and answers in text otherwise', () => {
+    const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+    const tools = [{ name: 'readFile' }, weather];
+    const asked = planReply(request({ tools, toolChoice: 'auto', messages: [{ role: 'user', text: "What's the weather in Oslo?" }] }), NO_SCRIPTS);
+    expect(asked.toolCalls).toEqual([expect.objectContaining({ name: 'get_weather', arguments: { city: 'example' } })]);
+    // Camel-case names split too; a word must be whole and four letters or more.
+    expect(planReply(request({ tools, toolChoice: 'auto', messages: [{ role: 'user', text: 'please READ it' }] }), NO_SCRIPTS).toolCalls[0]?.name).toBe('readFile');
+    expect(planReply(request({ tools, toolChoice: 'auto', messages: [{ role: 'user', text: 'weatherproof boots' }] }), NO_SCRIPTS).toolCalls).toEqual([]);
+    expect(planReply(request({ tools, toolChoice: 'none', messages: [{ role: 'user', text: 'the weather?' }] }), NO_SCRIPTS).toolCalls).toEqual([]);
+    // After the results come back, it answers in text: the loop ends.
+    const done = planReply(
+      request({ tools, toolChoice: 'auto', messages: [{ role: 'user', text: 'the weather?' }, { role: 'assistant', text: '' }, { role: 'tool', text: '', toolResults: [{ toolCallId: 'c1', text: '{"temp_c":3}' }] }] as NeutralRequest['messages'] }),
+      NO_SCRIPTS,
+    );
+    expect(done.toolCalls).toEqual([]);
+    expect(done.text).toBe('Tool results received: {"temp_c":3}');
+  });
+
   it('turns an unreadable directive into a 400 plan error', () => {
     const plan = planReply(request({ messages: [{ role: 'user', text: '<sim>{not json}</sim>' }] }), NO_SCRIPTS);
     expect(plan.error).toEqual({ status: 400, message: expect.stringMatching(/^Invalid <sim> directive: /) });

@@ -185,9 +185,9 @@ function defaultReply(request: NeutralRequest): SimReply {
   if (results.length > 0) {
     return { text: `Tool results received: ${results.map((result) => result.text).join('; ')}` };
   }
-  const forced = forcedTool(request);
-  if (forced) {
-    return { toolCalls: [{ name: forced.name, arguments: synthesiseArguments(forced.parameters) }] };
+  const tool = forcedTool(request) ?? mentionedTool(request);
+  if (tool) {
+    return { toolCalls: [{ name: tool.name, arguments: synthesiseArguments(tool.parameters) }] };
   }
   const words = lastUserText(request.messages).split(/\s+/).filter((word) => word !== '');
   const echo = words.slice(0, DEFAULT_WORDS).join(' ');
@@ -199,6 +199,27 @@ function forcedTool(request: NeutralRequest): NeutralTool | undefined {
   if (request.tools.length === 0 || choice === 'auto' || choice === 'none') return undefined;
   if (choice === 'required') return request.tools[0];
   return request.tools.find((tool) => tool.name === choice.name) ?? { name: choice.name };
+}
+
+/**
+ * With tools offered and the choice left to the model, a plausible model calls the tool the user
+ * asks for: the first tool a word of whose name (split at `_`, `-` and camel case, four letters or
+ * more) appears in the last user message — "What's the weather in Oslo?" calls `get_weather`.
+ */
+function mentionedTool(request: NeutralRequest): NeutralTool | undefined {
+  if (request.tools.length === 0 || request.toolChoice === 'none') return undefined;
+  const text = lastUserText(request.messages).toLowerCase();
+  if (text === '') return undefined;
+  const words = new Set(text.split(/[^a-z0-9]+/).filter((word) => word.length >= 4));
+  return request.tools.find((tool) => nameWords(tool.name).some((word) => words.has(word)));
+}
+
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length >= 4);
 }
 
 /** Tool results at the very end of the conversation, in order (parallel calls give several). */
