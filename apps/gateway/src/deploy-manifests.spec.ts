@@ -46,6 +46,32 @@ describe('docker-compose.yml', () => {
   });
 });
 
+describe('docker compose --profile demo', () => {
+  const compose = yaml('docker-compose.yml');
+  const gateway = compose.services.gateway;
+  const env = Object.fromEntries(Object.entries(gateway.environment as Record<string, string>).map(([k, v]) => [k, composeValue(String(v))]));
+
+  it('runs the simulator from the same image, only in the demo profile, where the gateway looks for it', () => {
+    const simulator = compose.services.simulator;
+    expect(simulator.profiles).toEqual(['demo']);
+    expect(simulator.build).toBe(gateway.build);
+    const [, script] = simulator.command as [string, string];
+    expect(existsSync(join(ROOT, script.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+    expect(env['SIMULATOR_URL']).toBe(`http://simulator:${simulator.environment.SIM_PORT}`);
+    expect(simulator.expose).toEqual([simulator.environment.SIM_PORT]);
+  });
+
+  it('routes every built-in provider to it with no provider key, and to the real APIs as soon as one is set', () => {
+    const demo = loadConfig(env);
+    expect(demo.simulatorMode).toBe(true);
+    expect(demo.providers.map((p) => p.baseUrl)).toEqual(['http://simulator:8081/v1', 'http://simulator:8081', 'http://simulator:8081']);
+    expect(demo.providers.every((p) => p.apiKey)).toBe(true);
+    const real = loadConfig({ ...env, OPENAI_API_KEY: 'sk-real' });
+    expect(real.simulatorMode).toBe(false);
+    expect(real.providers.map((p) => p.baseUrl)).toEqual(['https://api.openai.com/v1', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com']);
+  });
+});
+
 describe('deploy/nginx.conf', () => {
   const conf = read('deploy/nginx.conf');
   const directive = (name: string): string | undefined => new RegExp(`^\\s*${name}\\s+([^;]+);`, 'm').exec(conf)?.[1];

@@ -138,6 +138,11 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   }
+  // SIMULATOR_URL (docker compose's demo profile): a running simulator serves every built-in
+  // provider, but only while no upstream credential is set — a real key always wins.
+  const simulatorUrl = url(env, 'SIMULATOR_URL');
+  const hasCredentials = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'PROVIDERS_FILE'].some((name) => str(env, name) !== undefined);
+  const demo = hasCredentials ? undefined : simulatorUrl;
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -157,17 +162,23 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
       totalMs: int(env, 'UPSTREAM_TOTAL_TIMEOUT_MS', 600_000, 1),
       fallbackFirstByteMs: int(env, 'UPSTREAM_FALLBACK_FIRST_BYTE_MS', 15_000, 0),
     },
-    providers: [
-      { slug: 'openai', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
-      { slug: 'anthropic', apiKey: str(env, 'ANTHROPIC_API_KEY'), baseUrl: url(env, 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com')! },
-      { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
-    ],
+    providers: demo
+      ? [
+          { slug: 'openai', apiKey: 'simulator-openai-key', baseUrl: `${demo}/v1` },
+          { slug: 'anthropic', apiKey: 'simulator-anthropic-key', baseUrl: demo },
+          { slug: 'gemini', apiKey: 'simulator-gemini-key', baseUrl: demo },
+        ]
+      : [
+          { slug: 'openai', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
+          { slug: 'anthropic', apiKey: str(env, 'ANTHROPIC_API_KEY'), baseUrl: url(env, 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com')! },
+          { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
+        ],
     providersFile: str(env, 'PROVIDERS_FILE'),
     routerArtefact: str(env, 'ROUTER_ARTEFACT'),
     breaker: { failures: int(env, 'CIRCUIT_BREAKER_FAILURES', 5, 1), cooldownMs: int(env, 'CIRCUIT_BREAKER_COOLDOWN_MS', 30_000, 1) },
     upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     modelAliases: aliases(env, namespace),
-    simulatorMode: str(env, 'ROSETTA_SIMULATOR') === '1',
+    simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),
