@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
-import { createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
 import { createTestDatabase } from './support/services';
 
 /** An OpenAI-protocol upstream that streams forever and records when its client goes away. */
@@ -61,6 +61,31 @@ describe('upstream transport: cancellation and time-outs', () => {
     const ticks = await Promise.race([upstream.closed, new Promise<string>((r) => setTimeout(() => r('still open'), 3000))]);
     expect(typeof ticks).toBe('number');
     upstream.server.close();
+  });
+
+  it('a client gone before the answer started leaves one ledger row with 499 client_disconnected, not 200', async () => {
+    const gateway = await startGateway({ DATABASE_URL: db.url, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-op-0000000000000000' });
+    gateways.push(gateway);
+    const { key } = await createKey(gateway);
+    sim.script({ match: 'client-leaves-early', reply: { text: 'too late', latencyMs: 2000 } });
+    const controller = new AbortController();
+    const clientId = `leaves-${Date.now()}`;
+    const pending = fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': clientId },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'client-leaves-early' }] }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    // Leave once the request has reached the upstream.
+    while (!sim.requests().some((r) => JSON.stringify(r.body).includes('client-leaves-early'))) await new Promise((r) => setImmediate(r));
+    controller.abort();
+    expect(((await pending) as Error).name).toBe('AbortError');
+    let row: any;
+    for (let tries = 0; tries < 50 && !row; tries++) {
+      const found = await adminCall(gateway, 'GET', `/admin/requests/${clientId}`);
+      if (found.status === 200) row = found.body;
+    }
+    expect(row).toMatchObject({ client_request_id: clientId, status: 499, error_type: 'client_disconnected' });
   });
 
   it('an upstream slower than the first-byte time-out is a 504 upstream_error', async () => {

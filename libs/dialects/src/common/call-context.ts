@@ -4,6 +4,8 @@ import type { CallContext } from '@rosetta/routing';
 import type { UsageDraft } from '@rosetta/usage';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
 
+const CLIENT_CLOSED_REQUEST = 499;
+
 /**
  * A call context whose signal fires when the client disconnects before the response ends, with a
  * usage-ledger draft that `onClose` receives once the response is over, whatever happened.
@@ -17,7 +19,9 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
       signal.abort();
       usage.errorType ??= 'client_disconnected';
     }
-    onClose?.(usage, res.statusCode);
+    // A client gone before the status line went out was never answered: 499 (nginx's "client
+    // closed request"), not the 200 a response object holds by default.
+    onClose?.(usage, res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST);
   });
   return {
     requestId: req.id,
