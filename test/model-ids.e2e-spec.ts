@@ -51,6 +51,10 @@ describe('model ids: did you mean, and MODEL_ALIASES', () => {
     expect(gemini.status).toBe(404);
     expect(await gemini.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND', message: expect.stringContaining('call /v1beta/models/rosetta/gemini-2.5-flash:generateContent instead') } });
     const openai = await post('/v1/v1/chat/completions', { authorization: `Bearer ${plain.key}` });
-    expect(((await openai.json()) as any).error.message).toContain('call /v1/chat/completions instead');
+    const openaiMessage = ((await openai.json()) as any).error.message as string;
+    expect(openaiMessage).toContain('call /v1/chat/completions instead');
+    // The OpenAI SDK's base URL keeps /v1 (it adds only the route), unlike Anthropic's.
+    expect(openaiMessage).toContain('followed by /v1 once');
+    expect(openaiMessage).not.toContain('without /v1');
   });
 });

@@ -19,6 +19,11 @@ export function doubledBasePathHint(path: string): string | undefined {
   const match = /^((?:\/[^/]+)*?)\/(v1beta|v1)\/(?:\2\/)+(.*)$/.exec(path) ?? /^(\/v1)\/(v1beta)\/(.*)$/.exec(path);
   if (!match) return undefined;
   const fixed = `/${match[2]}/${match[3]}`;
+  // OpenAI's SDKs take the base URL *with* /v1 and add only the route; Anthropic's and Google's
+  // take the bare address and add /v1 or /v1beta themselves.
+  if (match[2] === 'v1' && dialectForPath(fixed) === 'openai') {
+    return `the path repeats its base path: call ${fixed} instead (set the base URL to the gateway's address followed by /v1 once, e.g. http://<gateway>/v1; the SDK adds the route)`;
+  }
   const base = match[2] === 'v1beta' ? 'GOOGLE_GEMINI_BASE_URL / the Gemini base URL' : 'the base URL';
   return `the path repeats its base path: call ${fixed} instead (set ${base} to the gateway's address without /${match[2]}; the SDK adds it)`;
 }
