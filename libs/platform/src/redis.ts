@@ -14,9 +14,6 @@ export function createRedisClient(url: string, logger: AppLogger): Redis {
     connectTimeout: 2_000,
     commandTimeout: 1_000,
     enableOfflineQueue: true,
-    // Commands issued in the same tick (a request's token reservation and budget hold, the
-    // settles of requests ending together) go out in one write instead of one system call each.
-    enableAutoPipelining: true,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
   let down = false;
