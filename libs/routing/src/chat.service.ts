@@ -159,7 +159,8 @@ async function* settleWhenDone(
 function priceAnswer(outcome: CompletionOutcome, cost: number | undefined): void {
   if (cost === undefined) return;
   outcome.meta.costUsd = cost;
-  if (outcome.response.usage) outcome.response.usage = { ...outcome.response.usage, costUsd: cost };
+  // The decoded answer's own usage object (no one else holds it to compare): set, not copied.
+  if (outcome.response.usage) outcome.response.usage.costUsd = cost;
 }
 
 function textOf(response: CanonicalResponse): string {

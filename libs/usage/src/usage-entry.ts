@@ -65,15 +65,40 @@ export interface UsageRow {
  * cache writes at the cache-write price, the rest of the input at the prompt price, output
  * (reasoning included) at the completion price, plus any per-request price.
  */
+interface NumericPricing {
+  prompt: number;
+  completion: number;
+  request: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Prices as numbers, parsed once per pricing object (the registry snapshot's, reused by every request). */
+const numericPricing = new WeakMap<TokenPricing, NumericPricing>();
+
+function numeric(pricing: TokenPricing): NumericPricing {
+  let parsed = numericPricing.get(pricing);
+  if (parsed) return parsed;
+  const price = (value: string | undefined): number => Number(value ?? 0) || 0;
+  const prompt = price(pricing.prompt);
+  parsed = {
+    prompt,
+    completion: price(pricing.completion),
+    request: price(pricing.request),
+    cacheRead: pricing.input_cache_read !== undefined ? price(pricing.input_cache_read) : prompt,
+    cacheWrite: pricing.input_cache_write !== undefined ? price(pricing.input_cache_write) : prompt,
+  };
+  numericPricing.set(pricing, parsed);
+  return parsed;
+}
+
 export function costUsd(usage: Usage | undefined, pricing: TokenPricing | undefined): number {
   if (!usage || !pricing) return 0;
-  const price = (value: string | undefined): number => Number(value ?? 0) || 0;
+  const p = numeric(pricing);
   const cached = usage.cachedInputTokens ?? 0;
   const written = usage.cacheCreationInputTokens ?? 0;
-  const cacheRead = pricing.input_cache_read !== undefined ? price(pricing.input_cache_read) : price(pricing.prompt);
-  const cacheWrite = pricing.input_cache_write !== undefined ? price(pricing.input_cache_write) : price(pricing.prompt);
   const plainInput = Math.max(0, usage.inputTokens - cached - written);
-  return plainInput * price(pricing.prompt) + cached * cacheRead + written * cacheWrite + usage.outputTokens * price(pricing.completion) + price(pricing.request);
+  return plainInput * p.prompt + cached * p.cacheRead + written * p.cacheWrite + usage.outputTokens * p.completion + p.request;
 }
 
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {

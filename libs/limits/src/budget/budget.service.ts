@@ -89,7 +89,7 @@ export class BudgetService {
   async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now()): Promise<BudgetHold | undefined> {
     const scopes = this.scopesFor(key);
     if (scopes.length === 0) return undefined;
-    const windows = scopes.map((s) => periodWindow(s.budget.period, now));
+    const windows = scopes.map((s) => this.windowOf(s.budget.period, now));
     const counters = scopes.map((s, i) => counterOf(s, windows[i]!));
     const amount = toNanos(maxCostUsd);
     const holdId = randomUUID();
@@ -104,6 +104,17 @@ export class BudgetService {
         });
       },
     };
+  }
+
+  /** The current window of each period, computed again only when it has reset. */
+  private readonly windows = new Map<Budget['period'], PeriodWindow>();
+
+  private windowOf(period: Budget['period'], now: number): PeriodWindow {
+    const cached = this.windows.get(period);
+    if (cached && now >= cached.startsAt.getTime() && (cached.resetsAt === null || now < cached.resetsAt.getTime())) return cached;
+    const window = periodWindow(period, now);
+    this.windows.set(period, window);
+    return window;
   }
 
   /** A scope's spend this period (ledger-seeded), for /v1/key and the admin API. */
