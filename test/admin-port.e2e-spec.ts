@@ -25,6 +25,10 @@ describe('ADMIN_PORT', () => {
     expect(hidden.status).toBe(404);
     expect(((await hidden.json()) as any).error.message).toContain('the admin surface is served on ADMIN_PORT');
     expect((await fetch(`${stack.gateway.url}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(404);
+    // Express matches routes case-insensitively: other spellings must not reach it on this port.
+    for (const path of ['/METRICS', '/Metrics/', '/ADMIN/keys', '/%61dmin/keys', '/Docs', '/OPENAPI.JSON']) {
+      expect({ path, status: (await fetch(`${stack.gateway.url}${path}`, { headers: bearer(TEST_ADMIN_TOKEN) })).status }).toEqual({ path, status: 404 });
+    }
   });
 
   it('serves the data plane only on the main port, and the probes on both', async () => {

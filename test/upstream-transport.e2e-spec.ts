@@ -88,6 +88,40 @@ describe('upstream transport: cancellation and time-outs', () => {
     expect(row).toMatchObject({ client_request_id: clientId, status: 499, error_type: 'client_disconnected' });
   });
 
+  it('a stream the client cuts is charged for what was used, not recorded at zero cost', async () => {
+    const gateway = await startGateway({ DATABASE_URL: db.url, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-op-0000000000000000' });
+    gateways.push(gateway);
+    const { key } = await createKey(gateway);
+    sim.script({ match: 'cut-me-off', reply: { text: 'word '.repeat(400), tokensPerSecond: 40 } });
+    const clientId = `cut-${Date.now()}`;
+    const controller = new AbortController();
+    const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': clientId },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'cut-me-off '.repeat(50) }] }),
+      signal: controller.signal,
+    });
+    // Read a few words of the answer (each comes in its own chunk), then hang up mid-stream.
+    const reader = res.body!.getReader();
+    let seen = '';
+    while ((seen.match(/word/g) ?? []).length < 3) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the stream ended before it could be cut: ${seen}`);
+      seen += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    let row: any;
+    for (let tries = 0; tries < 50 && !row; tries++) {
+      const found = await adminCall(gateway, 'GET', `/admin/requests/${clientId}`);
+      if (found.status === 200) row = found.body;
+    }
+    expect(row).toMatchObject({ client_request_id: clientId, status: 200, error_type: 'client_disconnected' });
+    // The prompt and the output relayed so far, priced: never a free cut stream.
+    expect(row.input_tokens).toBeGreaterThan(50);
+    expect(row.output_tokens).toBeGreaterThan(0);
+    expect(Number(row.cost_usd)).toBeGreaterThan(0);
+  });
+
   it('an upstream slower than the first-byte time-out is a 504 upstream_error', async () => {
     const gateway = await startGateway({
       DATABASE_URL: db.url,

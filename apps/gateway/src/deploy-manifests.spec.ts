@@ -57,16 +57,21 @@ describe('docker compose --profile demo', () => {
     expect(simulator.build).toBe(gateway.build);
     const [, script] = simulator.command as [string, string];
     expect(existsSync(join(ROOT, script.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
-    expect(env['SIMULATOR_URL']).toBe(`http://simulator:${simulator.environment.SIM_PORT}`);
+    // Off unless named: a plain `docker compose up` never routes to a simulator that is not running.
+    expect(gateway.environment.SIMULATOR_URL).toBe('${SIMULATOR_URL:-}');
+    expect(loadConfig(env).simulatorMode).toBe(false);
+    const header = read('docker-compose.yml').split('\nservices:')[0]!;
+    expect(header).toContain(`SIMULATOR_URL=http://simulator:${simulator.environment.SIM_PORT}`);
+    expect(header).toContain('--profile demo up');
     expect(simulator.expose).toEqual([simulator.environment.SIM_PORT]);
   });
 
   it('routes every built-in provider to it with no provider key, and to the real APIs as soon as one is set', () => {
-    const demo = loadConfig(env);
+    const demo = loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081' });
     expect(demo.simulatorMode).toBe(true);
     expect(demo.providers.map((p) => p.baseUrl)).toEqual(['http://simulator:8081/v1', 'http://simulator:8081', 'http://simulator:8081']);
     expect(demo.providers.every((p) => p.apiKey)).toBe(true);
-    const real = loadConfig({ ...env, OPENAI_API_KEY: 'sk-real' });
+    const real = loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081', OPENAI_API_KEY: 'sk-real' });
     expect(real.simulatorMode).toBe(false);
     expect(real.providers.map((p) => p.baseUrl)).toEqual(['https://api.openai.com/v1', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com']);
   });
@@ -114,7 +119,9 @@ describe('deploy/kubernetes', () => {
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(of('Service', 'rosetta-gateway').spec.selector).toEqual(deployment.spec.selector.matchLabels);
     expect(of('Service', 'rosetta-gateway').spec.ports).toEqual([expect.objectContaining({ targetPort: 'http' })]);
-    expect(of('PodDisruptionBudget').spec.minAvailable).toBeLessThan(deployment.spec.replicas);
+    // The HPA owns the replica count: a fixed one would reset a scaled-up Deployment on every apply.
+    expect(deployment.spec.replicas).toBeUndefined();
+    expect(of('PodDisruptionBudget').spec.minAvailable).toBeLessThan(of('HorizontalPodAutoscaler').spec.minReplicas);
   });
 
   it('keeps the admin surface off the public Ingress: ADMIN_PORT, served by a ClusterIP Service no Ingress names', () => {

@@ -7,8 +7,21 @@ const ADMIN_PREFIXES = ['/admin', '/metrics', '/dashboard', '/docs'];
 const ADMIN_PATHS = new Set(['/openapi.json']);
 
 export function isAdminSurface(path: string): boolean {
-  if (ADMIN_PATHS.has(path)) return true;
-  return ADMIN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  // As the router would read it: Express matches case-insensitively, and %-escapes or doubled
+  // slashes must not let `/ADMIN/keys`, `/%61dmin` or `//metrics` past the data-plane port.
+  const normalised = normalise(path);
+  if (ADMIN_PATHS.has(normalised)) return true;
+  return ADMIN_PREFIXES.some((prefix) => normalised === prefix || normalised.startsWith(`${prefix}/`));
+}
+
+function normalise(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape is matched as written; no route decodes it either.
+  }
+  return decoded.toLowerCase().replace(/\/{2,}/g, '/');
 }
 
 /** Probes answer on both ports: an orchestrator may check either. */

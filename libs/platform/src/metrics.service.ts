@@ -137,6 +137,8 @@ class Gauge implements Metric {
   }
 }
 
+const LOOP_WINDOW_MS = 60_000;
+
 /** Seconds; from a fast cache-hit answer to a long generation. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -145,11 +147,15 @@ export class MetricsService {
   private readonly metrics = new Map<string, Metric>();
   private readonly started = Date.now();
 
-  /** Event-loop delay since the previous scrape (a 20 ms sampling timer, unreferenced). */
+  /** Event-loop delay, sampled every 20 ms and reported per fixed minute, whoever scrapes. */
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  private lastLoopWindow: GaugeSample[] = [];
+  private readonly loopWindowTimer: NodeJS.Timeout;
 
   constructor() {
     this.loopDelay.enable();
+    this.loopWindowTimer = setInterval(() => this.closeLoopWindow(), LOOP_WINDOW_MS);
+    this.loopWindowTimer.unref();
     this.gauge('process_resident_memory_bytes', 'Resident memory of this replica.', () => [{ value: process.memoryUsage.rss() }]);
     this.gauge('nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
     this.gauge('nodejs_heap_total_bytes', 'V8 heap reserved.', () => [{ value: process.memoryUsage().heapTotal }]);
@@ -160,16 +166,26 @@ export class MetricsService {
     }, 'counter');
     this.gauge('process_open_fds', 'Open file descriptors (sockets included).', () => [{ value: readdirSync('/proc/self/fd').length }]);
     this.gauge('nodejs_active_resources', 'Handles and requests keeping the event loop alive (sockets, timers).', () => [{ value: process.getActiveResourcesInfo().length }]);
-    this.gauge('nodejs_eventloop_delay_seconds', 'Event-loop delay since the previous scrape: how long ready work waited (p50, p99, max).', () => {
-      const h = this.loopDelay;
-      const samples = h.count === 0 ? [] : [
-        { labels: { quantile: '0.5' }, value: h.percentile(50) / 1e9 },
-        { labels: { quantile: '0.99' }, value: h.percentile(99) / 1e9 },
-        { labels: { quantile: '1' }, value: h.max / 1e9 },
-      ];
-      h.reset();
-      return samples;
-    });
+    this.gauge('nodejs_eventloop_delay_seconds', 'Event-loop delay over the last full minute: how long ready work waited (p50, p99, max).', () => this.lastLoopWindow);
+  }
+
+  /**
+   * Ends the current event-loop window: its p50, p99 and max become what scrapes report until the
+   * next one ends. On a timer, not per scrape, so two scrapers (an HA pair) see the same figures.
+   */
+  closeLoopWindow(): void {
+    const h = this.loopDelay;
+    this.lastLoopWindow = h.count === 0 ? [] : [
+      { labels: { quantile: '0.5' }, value: h.percentile(50) / 1e9 },
+      { labels: { quantile: '0.99' }, value: h.percentile(99) / 1e9 },
+      { labels: { quantile: '1' }, value: h.max / 1e9 },
+    ];
+    h.reset();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.loopWindowTimer);
+    this.loopDelay.disable();
   }
 
   counter(name: string, help: string, labelNames: Labels = []): Counter {

@@ -67,5 +67,9 @@ describe('secret keys from the environment', () => {
     // The next start reads the same key.
     expect(createSecretBox({ previous: [] }, { dataDir: dir }).open(sealed)).toBe('sk-embedded');
     expect(createSecretBox({ previous: [] }, undefined).canSeal).toBe(false);
+    // Setting SECRETS_KEY later keeps what the generated key sealed readable, and due a reseal.
+    const later = createSecretBox({ current: NEW, previous: [] }, { dataDir: dir });
+    expect(later.open(sealed)).toBe('sk-embedded');
+    expect(later.needsReseal(sealed)).toBe(true);
   });
 });

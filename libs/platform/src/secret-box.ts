@@ -112,10 +112,15 @@ export function secretKeysFromEnv(env: Record<string, string | undefined>): { cu
  * provider secret cannot be stored until SECRETS_KEY is set.
  */
 export function createSecretBox(keys: { current?: Buffer; previous: Buffer[] }, embedded: { dataDir: string } | undefined): SecretBox {
-  if (keys.current) return new SecretBox(keys.current, keys.previous, 'environment');
-  if (!embedded) return new SecretBox(undefined, [], 'none');
+  const file = embedded ? join(resolve(embedded.dataDir), 'secrets.key') : undefined;
+  if (keys.current) {
+    // An embedded install that later sets SECRETS_KEY still opens what the generated key sealed
+    // (and reseals it under SECRETS_KEY at start).
+    const generated = file && existsSync(file) ? [parseSecretKey(file, readFileSync(file, 'utf8'))] : [];
+    return new SecretBox(keys.current, [...keys.previous, ...generated], 'environment');
+  }
+  if (!embedded || !file) return new SecretBox(undefined, [], 'none');
   const dir = resolve(embedded.dataDir);
-  const file = join(dir, 'secrets.key');
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });

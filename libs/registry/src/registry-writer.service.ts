@@ -17,7 +17,8 @@ export class RegistryWriterService {
   ) {}
 
   async applyProvider(entry: ProviderEntryDto, source: RegistrySource): Promise<void> {
-    if (entry.api_key !== undefined && !this.secrets.canSeal) {
+    // `null` stores nothing (the stored key is kept), so only a value needs a key to seal it.
+    if (entry.api_key != null && !this.secrets.canSeal) {
       // A shared PostgreSQL without SECRETS_KEY: never store a provider's key in plain text.
       throw GatewayError.invalidRequest(
         `Provider '${entry.slug}': storing api_key needs SECRETS_KEY (32 random bytes, e.g. \`openssl rand -base64 32\`, the same on every replica) to encrypt it; or give api_key_env, the name of an environment variable holding the key`,

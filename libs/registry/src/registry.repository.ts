@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProtocolId } from '@rosetta/canonical';
-import { APP_LOGGER, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
+import { APP_LOGGER, isSealed, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
 import { DataSource } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
 import type { EndpointPricing, EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
@@ -99,8 +99,13 @@ export class RegistryRepository {
    * many rows changed.
    */
   async resealProviderSecrets(): Promise<number> {
-    if (!this.secrets.canSeal) return 0;
     const rows: Array<{ slug: string; api_key: string }> = await this.dataSource.query('SELECT slug, api_key FROM providers WHERE api_key IS NOT NULL');
+    if (!this.secrets.canSeal) {
+      // Stored before encryption existed, on a database this process has no key for: say so.
+      const plain = rows.filter((row) => !isSealed(row.api_key)).map((row) => row.slug);
+      if (plain.length > 0) this.logger.warn({ providers: plain }, 'registry: provider secrets are stored in plain text; set SECRETS_KEY to encrypt them at the next start');
+      return 0;
+    }
     let changed = 0;
     for (const row of rows) {
       if (!this.secrets.needsReseal(row.api_key)) continue;

@@ -75,7 +75,7 @@ export class ChatService {
       const outcome = await this.executor.stream(plan, request, ctx);
       note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing });
       this.mixture.remember(sticky, outcome.meta.model);
-      return { ...outcome, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing }) };
+      return { ...outcome, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx }) };
     } catch (error) {
       void reservation?.settle(0);
       throw error;
@@ -101,9 +101,10 @@ export class ChatService {
       answered.set(next.model, outcome);
       if (outcome.response.usage) usage = addUsage(usage, outcome.response.usage);
       cost += costUsd(outcome.response.usage, outcome.meta.pricing);
+      // Noted after every step: a later model that fails must not erase what earlier ones cost.
+      note(ctx, { usage, costUsd: cost, attempts: answered.size });
     }
     const final = this.pick(answered, request, decision);
-    note(ctx, { usage, costUsd: cost, attempts: answered.size });
     return { ...final, meta: { ...final.meta, route: `${plan.route}; activated=${[...answered.keys()].join('>')}` } };
   }
 
@@ -128,10 +129,15 @@ export class ChatService {
  */
 async function* settleWhenDone(
   events: AsyncIterable<StreamEvent>,
-  { reservation, promptTokens, draft, pricing }: { reservation?: TokenReservation; promptTokens: number; draft?: UsageDraft; pricing?: TokenPricing },
+  { reservation, promptTokens, draft, pricing, ctx }: { reservation?: TokenReservation; promptTokens: number; draft?: UsageDraft; pricing?: TokenPricing; ctx?: CallContext },
 ): AsyncGenerator<StreamEvent> {
   let usage: number | undefined;
   let outputChars = 0;
+  // Reported usage, or the prompt and the output relayed so far: what a cut stream is charged.
+  const fillUsage = (): void => {
+    if (draft && !draft.usage) draft.usage = { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
+  };
+  ctx?.beforeRecord?.(fillUsage);
   try {
     for await (const event of events) {
       if (event.type === 'text-delta' || event.type === 'thinking-delta') outputChars += event.text.length;
@@ -149,9 +155,8 @@ async function* settleWhenDone(
       yield event;
     }
   } finally {
-    const estimated = promptTokens + Math.ceil(outputChars / 4);
-    if (draft && !draft.usage) draft.usage = { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
-    void reservation?.settle(usage ?? estimated);
+    fillUsage();
+    void reservation?.settle(usage ?? promptTokens + Math.ceil(outputChars / 4));
   }
 }
 

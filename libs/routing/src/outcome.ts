@@ -43,6 +43,11 @@ export interface CallContext {
   setHeaders?(headers: Record<string, string>): void;
   /** The request's usage-ledger row, filled in as it goes and recorded when the response closes. */
   usage?: UsageDraft;
+  /**
+   * Runs `fill` right before the row is recorded: a stream the client cuts is recorded when the
+   * connection closes, before its relay has finished, so the relay says then what it has used.
+   */
+  beforeRecord?(fill: () => void): void;
   /** The request's trace span, only when tracing is on: each upstream attempt gets a child span. */
   trace?: RequestSpan;
 }

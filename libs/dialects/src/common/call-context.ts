@@ -12,6 +12,7 @@ const CLIENT_CLOSED_REQUEST = 499;
  */
 export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
   const signal = new AbortLine();
+  const beforeRecord: Array<() => void> = [];
   const usage: UsageDraft = { requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
   req.usageDraft = usage;
   res.on('close', () => {
@@ -21,6 +22,8 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     }
     // A client gone before the status line went out was never answered: 499 (nginx's "client
     // closed request"), not the 200 a response object holds by default.
+    // Whatever is still relaying (a stream the client cut) writes what it has used so far first.
+    for (const fill of beforeRecord) fill();
     onClose?.(usage, res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST);
   });
   return {
@@ -33,5 +36,6 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     setHeaders: (headers) => {
       if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },
+    beforeRecord: (fill) => beforeRecord.push(fill),
   };
 }
