@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
+import { INVALIDATION_BUS, ReloadingTable, type InvalidationBus } from '@rosetta/persistence';
 import { TeamRepository } from './team.repository';
 import type { TeamRecord } from './team.record';
 
@@ -9,54 +9,33 @@ import type { TeamRecord } from './team.record';
  */
 @Injectable()
 export class TeamCacheService implements OnModuleInit {
-  private teams = new Map<string, TeamRecord>();
-  private reloading?: Promise<void>;
-  private stale = false;
+  private readonly table: ReloadingTable<string, TeamRecord>;
 
   constructor(
     private readonly repository: TeamRepository,
     @Inject(INVALIDATION_BUS) private readonly bus: InvalidationBus,
-  ) {}
+  ) {
+    this.table = new ReloadingTable(() => this.repository.list(), (row) => row.id);
+  }
 
   async onModuleInit(): Promise<void> {
     this.bus.subscribe((message) => {
-      if (message.kind === 'team' || message.kind === 'reset') void this.reload();
+      if (message.kind === 'team' || message.kind === 'reset') void this.table.reload();
     });
-    await this.reload();
+    await this.table.reload();
   }
 
   get(id: string | null | undefined): TeamRecord | undefined {
-    return id ? this.teams.get(id) : undefined;
+    return id ? this.table.get(id) : undefined;
   }
 
   list(): TeamRecord[] {
-    return [...this.teams.values()];
+    return this.table.values();
   }
 
   /** Re-reads the table here and tells every other replica to do the same. */
   async changed(id: string): Promise<void> {
-    await this.reload();
-    await this.bus.publish({ kind: 'team', id });
-  }
-
-  private reload(): Promise<void> {
-    if (this.reloading) {
-      this.stale = true;
-      return this.reloading;
-    }
-    this.reloading = this.repository
-      .list()
-      .then((rows) => {
-        this.teams = new Map(rows.map((t) => [t.id, t]));
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        this.reloading = undefined;
-        if (this.stale) {
-          this.stale = false;
-          void this.reload();
-        }
-      });
-    return this.reloading;
+    await this.table.reload();
+    await this.bus.publish({ kind: 'team', id: id });
   }
 }

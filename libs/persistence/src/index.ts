@@ -2,3 +2,4 @@ export * from './data-source.factory';
 export * from './invalidation-bus';
 export * from './migrations';
 export * from './persistence.module';
+export * from './reloading-table';
