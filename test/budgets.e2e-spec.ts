@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
+import { createTestDatabase, query, startPrivateRedis, TEST_REDIS_URL } from './support/services';
 
 /** Two replicas sharing the real PostgreSQL and Redis, charging dollar budgets of keys and teams. */
 describe('teams, dollar budgets and model allow-lists across replicas', () => {
@@ -196,31 +194,20 @@ describe('teams, dollar budgets and model allow-lists across replicas', () => {
   });
 
   describe('Redis stopped mid-test', () => {
-    let redis: ChildProcess | undefined;
-    const port = 6392;
+    let redis: { url: string; kill(): void } | undefined;
 
     afterAll(() => {
-      redis?.kill('SIGKILL');
+      redis?.kill();
     });
 
-    const redisUp = () =>
-      new Promise<boolean>((resolve) => {
-        const socket = createConnection({ host: '127.0.0.1', port }, () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.on('error', () => resolve(false));
-      });
-
     it('fails closed for budgeted keys (503, nothing sent upstream) and leaves keys without budgets alone', async () => {
-      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      for (let i = 0; i < 50 && !(await redisUp()); i++) await new Promise((r) => setTimeout(r, 100));
-      const c = await startGateway({ ...env(), REDIS_URL: `redis://127.0.0.1:${port}` });
+      redis = await startPrivateRedis(6392);
+      const c = await startGateway({ ...env(), REDIS_URL: redis.url });
       others.push(c);
       const budgeted = await adminCall(c, 'POST', '/admin/keys', { name: 'closed', plan: 'enterprise', budget_usd: 10, budget_period: 'day' });
       const plain = await createKey(c, 'enterprise');
       expect((await ask(c, budgeted.body.key)).status).toBe(200);
-      redis.kill('SIGKILL');
+      redis.kill();
       redis = undefined;
       const before = sim.requests().length;
       const refused = await ask(c, budgeted.body.key, { messages: [{ role: 'user', content: 'must not reach the upstream' }] });

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
+import { createTestDatabase, query, startPrivateRedis, TEST_REDIS_URL } from './support/services';
 
 const OPENAI_PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
 
@@ -233,30 +231,19 @@ describe('plan limits across replicas, and the usage ledger', () => {
   });
 
   describe('Redis stopped mid-test', () => {
-    let redis: ChildProcess | undefined;
-    const port = 6391;
+    let redis: { url: string; kill(): void } | undefined;
 
     afterAll(() => {
-      redis?.kill('SIGKILL');
+      redis?.kill();
     });
 
-    const redisUp = () =>
-      new Promise<boolean>((resolve) => {
-        const socket = createConnection({ host: '127.0.0.1', port }, () => {
-          socket.end();
-          resolve(true);
-        });
-        socket.on('error', () => resolve(false));
-      });
-
     it('keeps answering by the documented policy: local limits, never a 500 or a hang', async () => {
-      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      for (let i = 0; i < 50 && !(await redisUp()); i++) await new Promise((r) => setTimeout(r, 100));
-      const c = await startGateway({ ...env(), REDIS_URL: `redis://127.0.0.1:${port}` });
+      redis = await startPrivateRedis(6391);
+      const c = await startGateway({ ...env(), REDIS_URL: redis.url });
       others.push(c);
       const { key } = await createKey(c, 'free');
       expect((await ask(c, key)).status).toBe(200);
-      redis.kill('SIGKILL');
+      redis.kill();
       redis = undefined;
       await new Promise((r) => setTimeout(r, 200));
       const started = Date.now();

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
@@ -35,4 +36,22 @@ export async function query<T = Record<string, unknown>>(url: string, sql: strin
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A Redis of the test's own on `port`, for tests that stop it mid-run (the shared one must stay
+ * up for every other suite). Resolves once the server says it accepts connections.
+ */
+export async function startPrivateRedis(port: number): Promise<{ url: string; kill(): void }> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server on port ${port} exited with code ${code}:\n${output}`)));
+  });
+  child.stdout!.resume();
+  return { url: `redis://127.0.0.1:${port}`, kill: () => child.kill('SIGKILL') };
 }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { PLAN_NAME_PATTERN } from '@rosetta/limits';
 
@@ -5,6 +6,12 @@ const MAX_LIMIT = 2_000_000_000;
 /** Budgets are counted in nano-dollars, exact up to ~$9M; a billion dollars is beyond any budget. */
 const MAX_BUDGET_USD = 1_000_000;
 const BUDGET_PERIOD_VALUES = ['day', 'month', 'total'];
+
+/**
+ * A per-minute limit: a whole number up to MAX_LIMIT, or null for unlimited. The checks are
+ * applied in the order stacked decorators would be (bottom first), so messages stay the same.
+ */
+const Limit = (): PropertyDecorator => applyDecorators(Max(MAX_LIMIT), Min(0), IsInt(), ValidateIf((_, v) => v !== null));
 
 export class CreateKeyDto {
   @IsString()
@@ -16,17 +23,11 @@ export class CreateKeyDto {
   plan!: string;
 
   @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIMIT)
+  @Limit()
   rpm?: number | null;
 
   @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIMIT)
+  @Limit()
   tpm?: number | null;
 
   @IsOptional()
@@ -106,32 +107,20 @@ export class UpdateTeamDto extends CreateTeamDto {
 
 /** PUT /admin/plans/{name}: the whole plan; both limits are required, null meaning unlimited. */
 export class UpsertPlanDto {
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIMIT)
+  @Limit()
   rpm!: number | null;
 
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIMIT)
+  @Limit()
   tpm!: number | null;
 }
 
 /** PATCH /admin/plans/{name}: only the limits given change; null means unlimited. */
 export class UpdatePlanDto {
   @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIMIT)
+  @Limit()
   rpm?: number | null;
 
   @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_LIMIT)
+  @Limit()
   tpm?: number | null;
 }

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiKeyRepository } from './api-key.repository';
-import type { ApiKeyRecord, Budget, KeyChange } from './api-key.record';
+import type { ApiKeyRecord, KeyChange } from './api-key.record';
 import { KeyCacheService } from './key-cache.service';
 import { generateApiKey } from './key-secret';
 
-export interface CreateKeyInput {
+/** A new key: a name and a plan, and any of the fields a key change may set. */
+export interface CreateKeyInput extends KeyChange {
   name: string;
   plan: string;
-  rpm?: number | null;
-  tpm?: number | null;
-  routeKnob?: number | null;
-  expiresAt?: Date | null;
-  teamId?: string | null;
-  budget?: Budget | null;
-  models?: string[] | null;
 }
 
 /** Issues and revokes keys; the secret exists only in the return value of `create`. */
