@@ -26,19 +26,16 @@ export class ChatService {
 
   /** Budget holds by ledger draft, settled to the row's cost when the response closes. */
   private readonly holds = new WeakMap<UsageDraft, BudgetHold>();
-  /**
-   * The cost of rows already recorded: a client that disconnects while admission waits on Redis
-   * closes its response (and records its row) before the hold exists, which is then settled at
-   * once instead of staying held until its time-to-live.
-   */
-  private readonly recorded = new WeakMap<UsageDraft, number>();
 
-  /** Records the request's ledger row, and charges its cost to its budgets; called once, when its response has closed. */
+  /**
+   * Records the request's ledger row, and charges its cost to its budgets; called once, when its
+   * response has closed. A client that disconnects while admission waits on Redis closes it before
+   * the hold exists: the draft keeps the recorded cost, and `admit` settles the late hold to it.
+   */
   recordUsage(draft: UsageDraft, status: number): void {
     const row = this.recorder.record(draft, status);
-    const hold = this.holds.get(draft);
-    if (hold) hold.settle(row.costUsd);
-    else this.recorded.set(draft, row.costUsd);
+    draft.recordedCostUsd = row.costUsd;
+    this.holds.get(draft)?.settle(row.costUsd);
   }
 
   async complete(request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
@@ -116,7 +113,7 @@ export class ChatService {
   /** Tokens and budgets before the call; the budget hold waits for the ledger row's cost. */
   private async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<TokenReservation | undefined> {
     const admitted = await this.admission.admit(request, ctx, promptTokens, plan);
-    const recordedCost = ctx.usage && this.recorded.get(ctx.usage);
+    const recordedCost = ctx.usage?.recordedCostUsd;
     if (admitted.budget && ctx.usage && recordedCost === undefined) this.holds.set(ctx.usage, admitted.budget);
     else admitted.budget?.settle(recordedCost ?? 0);
     return admitted.tokens;

@@ -34,6 +34,8 @@ export interface UsageDraft {
   errorType?: string;
   /** Set when several models answered one request (a cascade): the sum of their costs. */
   costUsd?: number;
+  /** The cost its ledger row was recorded with, once it has been: the draft is closed. */
+  recordedCostUsd?: number;
 }
 
 export interface UsageRow {
