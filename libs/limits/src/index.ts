@@ -6,3 +6,4 @@ export * from './limits.module';
 export * from './token-estimator';
 export * from './limiter';
 export * from './budget';
+export * from './admission';

@@ -1,62 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import type { CanonicalRequest } from '@rosetta/canonical';
-import { BudgetService, RateLimitService, type BudgetHold, type TokenReservation } from '@rosetta/limits';
+import { BudgetService, JointAdmissionService, RateLimitService, type Admission } from '@rosetta/limits';
 import type { RoutePlan } from './attempt';
 import type { CallContext } from './outcome';
 
+export type { Admission };
+
 /** Estimates can be low (providers tokenise differently): a budget holds this much more prompt. */
 const PROMPT_MARGIN = 1.25;
-
-/** What a request was admitted with: settle both when it ends. */
-export interface Admission {
-  tokens?: TokenReservation;
-  budget?: BudgetHold;
-}
 
 /** Admitted with nothing held: a key without token limits or budgets. */
 const NOTHING: Admission = Object.freeze({});
 
 /**
- * Tokens per minute and dollar budgets, checked together right before the upstream call: both
- * round trips go out at once, and whichever refuses, the other is given back. The token
- * reservation follows RateLimitService.reserveRequest; the budget hold is the most the request can
- * cost on any endpoint of its plan (every model of a cascade), settled to the ledger's cost.
+ * Tokens per minute and dollar budgets, checked right before the upstream call (see
+ * JointAdmissionService: one Redis script for both when it can). The token reservation follows
+ * RateLimitService.reserveRequest; the budget hold is the most the request can cost on any
+ * endpoint of its plan (every model of a cascade), settled to the ledger's cost.
  */
 @Injectable()
 export class AdmissionService {
   constructor(
     private readonly limits: RateLimitService,
     private readonly budgets: BudgetService,
+    private readonly joint: JointAdmissionService,
   ) {}
 
   async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
     const key = ctx.key;
     if (!key) return NOTHING;
-    const budgeted = this.budgets.scopesFor(key).length > 0;
-    if (!budgeted && this.limits.limitsFor(key).tpm === null) {
+    if (this.limits.limitsFor(key).tpm === null && this.budgets.scopesFor(key).length === 0) {
       // The common case for unlimited keys: nothing to reserve, no I/O, no promise to settle; only
       // the request-rate headers the guard found, as a token reservation would have carried them.
       if (ctx.rateLimit?.requests) ctx.setHeaders?.(this.limits.headers({ plan: key.plan, requests: ctx.rateLimit.requests, tokens: null }));
       return NOTHING;
     }
     const endpointMaxOutput = Math.max(0, ...plan.attempts.map((a) => a.target.maxCompletionTokens ?? 0)) || undefined;
-    const reservation = this.limits.reserveRequest(key, { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput }, ctx.rateLimit);
-    if (!budgeted) {
-      const tokens = await reservation;
-      ctx.setHeaders?.(this.limits.headers(tokens.state));
-      return { tokens };
-    }
-    const [tokens, budget] = await Promise.allSettled([reservation, this.budgets.reserve(key, maxCostUsd(request, promptTokens, plan))]);
-    if (tokens.status === 'rejected') {
-      if (budget.status === 'fulfilled') budget.value?.settle(0);
-      throw tokens.reason;
-    }
-    if (budget.status === 'rejected') {
-      void tokens.value.settle(0);
-      throw budget.reason;
-    }
-    ctx.setHeaders?.(this.limits.headers(tokens.value.state));
-    return { tokens: tokens.value, budget: budget.value };
+    const tokens = { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput };
+    const admitted = await this.joint.admit(key, tokens, () => maxCostUsd(request, promptTokens, plan), ctx.rateLimit);
+    if (admitted.tokens) ctx.setHeaders?.(this.limits.headers(admitted.tokens.state));
+    return admitted;
   }
 }
 

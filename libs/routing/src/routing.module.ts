@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BudgetModule, RateLimitModule } from '@rosetta/limits';
+import { BudgetModule, JointAdmissionService, RateLimitModule } from '@rosetta/limits';
 import { ProvidersModule } from '@rosetta/providers';
 import { RegistryModule } from '@rosetta/registry';
 import { AdmissionService } from './admission.service';
@@ -11,7 +11,7 @@ import { SessionAffinityService } from './session-affinity.service';
 
 @Module({
   imports: [ProvidersModule, RegistryModule, RateLimitModule, BudgetModule],
-  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, AdmissionService, ChatService],
+  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, AdmissionService, ChatService],
   exports: [ChatService, RoutingService, MixtureService],
 })
 export class RoutingModule {}

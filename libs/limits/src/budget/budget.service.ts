@@ -37,6 +37,17 @@ export interface BudgetStatus {
   resetsAt: Date | null;
 }
 
+/** A hold before it is taken: the key's budgets now, their counters, the amount and the hold's id. */
+export interface PreparedHold {
+  scopes: BudgetScope[];
+  windows: PeriodWindow[];
+  counters: BudgetCounter[];
+  /** Nano-dollars. */
+  amount: number;
+  holdId: string;
+  now: number;
+}
+
 /** A reservation against every budget of a request; settle it once, with the request's real cost. */
 export interface BudgetHold {
   settle(costUsd: number): void;
@@ -55,9 +66,11 @@ const REDIS_TIMEOUT_MS = 1_500;
 export class BudgetService {
   private readonly store: BudgetStore;
   private readonly local = new MemoryBudgetStore();
-  private readonly redisBacked: boolean;
+  /** Counters live in Redis (the joint admission script may hold them with the tokens). */
+  readonly redisBacked: boolean;
   private readonly policy: BudgetRedisFailurePolicy;
-  private readonly holdTtlMs: number;
+  /** How long a hold outlives a replica that died mid-request. */
+  readonly holdTtlMs: number;
 
   constructor(
     @Inject(REDIS_CLIENT) redis: RedisClient | null,
@@ -87,23 +100,41 @@ export class BudgetService {
    * first budget that cannot cover it and when it resets. No budgets: nothing to do, no I/O.
    */
   async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now()): Promise<BudgetHold | undefined> {
+    const hold = this.prepare(key, maxCostUsd, now);
+    return hold && this.reservePrepared(hold);
+  }
+
+  /** What a hold of `maxCostUsd` on the key's budgets is made of (no I/O); undefined without budgets. */
+  prepare(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now()): PreparedHold | undefined {
     const scopes = this.scopesFor(key);
     if (scopes.length === 0) return undefined;
     const windows = scopes.map((s) => this.windowOf(s.budget.period, now));
-    const counters = scopes.map((s, i) => counterOf(s, windows[i]!));
-    const amount = toNanos(maxCostUsd);
-    const holdId = randomUUID();
-    const store = await this.run((store) => this.reserveIn(store, scopes, windows, counters, amount, holdId, now));
+    return { scopes, windows, counters: scopes.map((s, i) => counterOf(s, windows[i]!)), amount: toNanos(maxCostUsd), holdId: randomUUID(), now };
+  }
+
+  /** Takes a prepared hold in the budget store (seeding counters from the ledger as needed). */
+  async reservePrepared(hold: PreparedHold): Promise<BudgetHold> {
+    const store = await this.run((store) => this.reserveIn(store, hold));
+    return this.holdOf((nanos) => store.settle(hold.counters, hold.holdId, nanos));
+  }
+
+  /** A hold taken elsewhere (the joint admission script): `send` charges the real cost, once. */
+  holdOf(send: (actualNanos: number) => Promise<void>): BudgetHold {
     let settled = false;
     return {
       settle: (costUsd: number) => {
         if (settled) return;
         settled = true;
-        store.settle(counters, holdId, toNanos(costUsd)).catch((error: unknown) => {
+        send(toNanos(costUsd)).catch((error: unknown) => {
           this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: settlement failed');
         });
       },
     };
+  }
+
+  /** The 402 for a hold that budget `index` cannot take. */
+  refusal(hold: PreparedHold, index: number, spent: number, held: number): GatewayError {
+    return budgetExceeded(hold.scopes[index]!, hold.windows[index]!, spent + held, hold.amount);
   }
 
   /** The current window of each period, computed again only when it has reset. */
@@ -140,20 +171,13 @@ export class BudgetService {
     };
   }
 
-  private async reserveIn(
-    store: BudgetStore,
-    scopes: BudgetScope[],
-    windows: PeriodWindow[],
-    counters: BudgetCounter[],
-    amount: number,
-    holdId: string,
-    now: number,
-  ): Promise<BudgetStore> {
+  private async reserveIn(store: BudgetStore, hold: PreparedHold): Promise<BudgetStore> {
+    const { scopes, windows, counters } = hold;
     // Each unseeded counter is seeded once from the ledger, then the check runs again.
     for (let attempt = 0; attempt <= counters.length; attempt++) {
-      const outcome = await store.reserve(counters, amount, holdId, now, this.holdTtlMs);
+      const outcome = await store.reserve(counters, hold.amount, hold.holdId, hold.now, this.holdTtlMs);
       if (outcome.status === 'held') return store;
-      if (outcome.status === 'refused') throw budgetExceeded(scopes[outcome.index]!, windows[outcome.index]!, outcome.spent + outcome.held, amount);
+      if (outcome.status === 'refused') throw this.refusal(hold, outcome.index, outcome.spent, outcome.held);
       await this.seed(store, scopes[outcome.index]!, windows[outcome.index]!, counters[outcome.index]!);
     }
     throw new GatewayError('api_error', 'Budgets could not be read', { local: true });

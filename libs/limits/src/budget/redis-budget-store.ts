@@ -10,61 +10,81 @@ import type { BudgetCounter, BudgetStore, ReserveOutcome } from './budget-store'
  */
 export const BUDGET_KEY_PREFIX = '{rosetta:budget}:';
 
-const RESERVE = `
-local n = tonumber(ARGV[1])
-local amount = ARGV[2]
-local id = ARGV[3]
-local now = tonumber(ARGV[4])
-local ttl = tonumber(ARGV[5])
-for i = 1, n do
-  local h = KEYS[2 * i - 1]
-  local z = KEYS[2 * i]
-  if redis.call('HEXISTS', h, 'spent') == 0 then return {'unseeded', i - 1, '0', '0'} end
-  local expired = redis.call('ZRANGEBYSCORE', z, '-inf', now)
-  for _, hid in ipairs(expired) do
-    local held = redis.call('HGET', h, 'h:' .. hid)
+/**
+ * Functions over budget counters laid out from KEYS[first]: counter i (1-based) is the hash
+ * KEYS[first + 2i - 2] and its holds set KEYS[first + 2i - 1]; its limit and expiry (epoch ms, 0
+ * for none) are ARGV[arg + 2i - 2] and ARGV[arg + 2i - 1]. The joint admission script
+ * (joint-admission-store.ts) uses them after the token window's keys.
+ */
+export const BUDGET_LUA = `
+-- nil when every counter can take 'amount'; else {'refused'|'unseeded', index (0-based), spent, held}
+local function budget_check(first, n, amount, now, arg)
+  for i = 1, n do
+    local h = KEYS[first + 2 * i - 2]
+    local holds = KEYS[first + 2 * i - 1]
+    if redis.call('HEXISTS', h, 'spent') == 0 then return {'unseeded', i - 1, '0', '0'} end
+    local expired = redis.call('ZRANGEBYSCORE', holds, '-inf', now)
+    for _, hid in ipairs(expired) do
+      local held = redis.call('HGET', h, 'h:' .. hid)
+      if held then
+        redis.call('HINCRBY', h, 'held', '-' .. held)
+        redis.call('HDEL', h, 'h:' .. hid)
+      end
+      redis.call('ZREM', holds, hid)
+    end
+    local spent = redis.call('HGET', h, 'spent')
+    local held = redis.call('HGET', h, 'held') or '0'
+    if tonumber(spent) + tonumber(held) + tonumber(amount) > tonumber(ARGV[arg + 2 * i - 2]) then
+      return {'refused', i - 1, spent, held}
+    end
+  end
+  return nil
+end
+
+local function budget_hold(first, n, amount, id, now, ttl, arg)
+  for i = 1, n do
+    local h = KEYS[first + 2 * i - 2]
+    local holds = KEYS[first + 2 * i - 1]
+    redis.call('HINCRBY', h, 'held', amount)
+    redis.call('HSET', h, 'h:' .. id, amount)
+    redis.call('ZADD', holds, now + ttl, id)
+    local expires = tonumber(ARGV[arg + 2 * i - 1])
+    if expires > 0 then
+      redis.call('PEXPIREAT', h, expires)
+      redis.call('PEXPIREAT', holds, expires)
+    end
+  end
+end
+
+-- replaces hold 'id' by 'actual' (charged even when the hold had expired)
+local function budget_settle(first, n, id, actual)
+  for i = 1, n do
+    local h = KEYS[first + 2 * i - 2]
+    local holds = KEYS[first + 2 * i - 1]
+    local held = redis.call('HGET', h, 'h:' .. id)
     if held then
       redis.call('HINCRBY', h, 'held', '-' .. held)
-      redis.call('HDEL', h, 'h:' .. hid)
+      redis.call('HDEL', h, 'h:' .. id)
+      redis.call('ZREM', holds, id)
     end
-    redis.call('ZREM', z, hid)
-  end
-  local spent = redis.call('HGET', h, 'spent')
-  local held = redis.call('HGET', h, 'held') or '0'
-  if tonumber(spent) + tonumber(held) + tonumber(amount) > tonumber(ARGV[4 + 2 * i]) then
-    return {'refused', i - 1, spent, held}
+    if redis.call('HEXISTS', h, 'spent') == 1 then redis.call('HINCRBY', h, 'spent', actual) end
   end
 end
-for i = 1, n do
-  local h = KEYS[2 * i - 1]
-  local z = KEYS[2 * i]
-  redis.call('HINCRBY', h, 'held', amount)
-  redis.call('HSET', h, 'h:' .. id, amount)
-  redis.call('ZADD', z, now + ttl, id)
-  local expires = tonumber(ARGV[5 + 2 * i])
-  if expires > 0 then
-    redis.call('PEXPIREAT', h, expires)
-    redis.call('PEXPIREAT', z, expires)
-  end
-end
+`;
+
+/** ARGV: n, amount, hold id, now, hold ttl, then limit and expiry per counter. */
+const RESERVE = `${BUDGET_LUA}
+local n = tonumber(ARGV[1])
+local now = tonumber(ARGV[4])
+local refused = budget_check(1, n, ARGV[2], now, 6)
+if refused then return refused end
+budget_hold(1, n, ARGV[2], ARGV[3], now, tonumber(ARGV[5]), 6)
 return {'held', 0, '0', '0'}
 `;
 
-const SETTLE = `
-local n = tonumber(ARGV[1])
-local id = ARGV[2]
-local actual = ARGV[3]
-for i = 1, n do
-  local h = KEYS[2 * i - 1]
-  local z = KEYS[2 * i]
-  local held = redis.call('HGET', h, 'h:' .. id)
-  if held then
-    redis.call('HINCRBY', h, 'held', '-' .. held)
-    redis.call('HDEL', h, 'h:' .. id)
-    redis.call('ZREM', z, id)
-  end
-  if redis.call('HEXISTS', h, 'spent') == 1 then redis.call('HINCRBY', h, 'spent', actual) end
-end
+/** ARGV: n, hold id, actual. */
+const SETTLE = `${BUDGET_LUA}
+budget_settle(1, tonumber(ARGV[1]), ARGV[2], ARGV[3])
 return 1
 `;
 
@@ -83,7 +103,7 @@ type BudgetRedis = Redis & {
   budgetSeed(key: string, spent: string, expires: number): Promise<number>;
 };
 
-function holdsKey(key: string): string {
+export function holdsKey(key: string): string {
   return `${key}:holds`;
 }
 

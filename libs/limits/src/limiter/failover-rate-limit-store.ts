@@ -85,6 +85,16 @@ export class FailoverRateLimitStore implements RateLimitStore {
     return { ...this.counters, degraded: this.degraded };
   }
 
+  /** Whether the primary is answering now (not degraded, connection not known to be down). */
+  healthy(): boolean {
+    return this.mayCallPrimary() && !this.degraded;
+  }
+
+  /** Runs another call on the primary's connection under this store's time-out and outage accounting. */
+  attempt<T>(call: () => Promise<T>): Promise<T> {
+    return this.callPrimary(() => call());
+  }
+
   hit(key: string, limit: number, windowMs: number, now: number): Promise<WindowResult> {
     return this.run(
       (store) => store.hit(key, limit, windowMs, now),

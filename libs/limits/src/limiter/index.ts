@@ -7,3 +7,4 @@ export * from './rate-limit-headers';
 export * from './rate-limit.service';
 export * from './plan-throttler.guard';
 export * from './limits-guard.module';
+export * from './token-refusal';

@@ -7,7 +7,9 @@ import { FailoverRateLimitStore, type FailoverMetrics, type RedisFailurePolicy }
 import { MemoryRateLimitStore } from './memory-rate-limit-store';
 import { LIMIT_WINDOW_MS, resolveLimits, type ResolvedLimits } from './plan-limits';
 import { rateLimitHeaders, type LimitState } from './rate-limit-headers';
-import { toUnits, type RateLimitStore, type WindowResult } from './rate-limit-store';
+import { RedisJointStore } from '../admission/redis-joint-store';
+import { toUnits, type RateLimitStore, type ReserveResult, type WindowResult } from './rate-limit-store';
+import { tokenRefusal, type TokenNeed } from './token-refusal';
 import { RATE_LIMIT_KEY_PREFIX, RedisRateLimitStore } from './redis-rate-limit-store';
 
 export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
@@ -41,6 +43,21 @@ export function rateLimitOptionsFromEnv(env: Record<string, string | undefined> 
   return { onRedisFailure: raw, outputReservation };
 }
 
+/** A request's tokens: its estimated prompt, its output cap, and the most its endpoints can produce. */
+export interface TokenRequest {
+  prompt: number;
+  maxOutput?: number;
+  endpointMaxOutput?: number;
+}
+
+/** See RateLimitService.sharedRedis. */
+export interface SharedRedis {
+  windows: RedisRateLimitStore;
+  joint: RedisJointStore;
+  /** Runs a call against Redis within the failure policy's time-out; a failure is counted and rethrown. */
+  run<T>(call: () => Promise<T>): Promise<T>;
+}
+
 /** A token reservation made before an upstream call. */
 export interface TokenReservation {
   /** Tokens reserved (0 when the key has no token limit). */
@@ -66,6 +83,7 @@ export class RateLimitService {
   readonly windowMs: number;
   readonly outputReservation: number;
   private readonly failover?: FailoverRateLimitStore;
+  private readonly shared?: SharedRedis;
   private readonly refused?: Counter;
 
   constructor(
@@ -85,6 +103,7 @@ export class RateLimitService {
     this.outputReservation = settings.outputReservation ?? DEFAULT_OUTPUT_RESERVATION;
     if (redis) {
       const primary = new RedisRateLimitStore(redis, { prefix: settings.keyPrefix ?? RATE_LIMIT_KEY_PREFIX });
+      this.shared = { windows: primary, joint: new RedisJointStore(redis), run: (call) => this.failover!.attempt(call) };
       this.failover = new FailoverRateLimitStore(primary, {
         logger,
         policy: settings.onRedisFailure ?? 'local',
@@ -149,12 +168,9 @@ export class RateLimitService {
    * and coding agents sending `max_tokens: 32000` are not charged 32,000 tokens per call up front.
    * Never more than the whole minute unless the prompt alone is more (then it is refused).
    */
-  reserveRequest(key: ApiKeyRecord, request: { prompt: number; maxOutput?: number; endpointMaxOutput?: number }, previous?: LimitState): Promise<TokenReservation> {
-    const cap = request.maxOutput === undefined ? 0 : Math.min(request.maxOutput, request.endpointMaxOutput ?? request.maxOutput);
-    const wanted = request.prompt + Math.min(cap, this.outputReservation);
-    const { tpm } = this.limitsFor(key);
-    const amount = tpm === null ? wanted : Math.min(wanted, Math.max(request.prompt, tpm));
-    return this.reserveTokens(key, amount, undefined, previous, { prompt: request.prompt, output: Math.max(0, amount - request.prompt) });
+  reserveRequest(key: ApiKeyRecord, request: TokenRequest, previous?: LimitState): Promise<TokenReservation> {
+    const { units, need } = this.tokenNeed(key, request);
+    return this.reserveTokens(key, units, undefined, previous, need);
   }
 
   /**
@@ -166,22 +182,51 @@ export class RateLimitService {
    * the error.
    */
   async reserveTokens(key: ApiKeyRecord, tokens: number, now: number = Date.now(), previous?: LimitState, need?: TokenNeed): Promise<TokenReservation> {
-    const limits = this.limitsFor(key);
+    const { tpm } = this.limitsFor(key);
     const units = toUnits(tokens);
-    const base: LimitState = { plan: key.plan, requests: previous?.requests };
-    if (limits.tpm === null) {
-      return { reserved: 0, state: { ...base, tokens: null }, settle: async () => undefined };
+    if (tpm === null) {
+      return { reserved: 0, state: { plan: key.plan, requests: previous?.requests, tokens: null }, settle: async () => undefined };
     }
-    const result = await this.store.reserve(tokenKey(key.id), units, limits.tpm, this.windowMs, now);
-    const { reservationId, retryAfterMs: retry, ...window } = result;
-    const state: LimitState = { ...base, tokens: window };
-    if (!result.allowed || reservationId === undefined) {
-      this.refused?.inc(['tokens']);
-      throw tokenRefusal(key.plan, limits.tpm, units, window, retry, need, this.headers(state));
-    }
-    let settled = false;
+    const result = await this.store.reserve(tokenKey(key.id), units, tpm, this.windowMs, now);
     // Settle on the same clock the reservation used (tests inject `now`), advanced by real time.
     const madeAt = Date.now();
+    return this.tokenReservation(key, tpm, units, result, previous, need, (actual) =>
+      this.store.settle(tokenKey(key.id), result.reservationId!, actual, this.windowMs, now + (Date.now() - madeAt)),
+    );
+  }
+
+  /**
+   * What reserveRequest reserves for a request (see its policy): the units, the key's TPM (`null`:
+   * unlimited) and the split into prompt and output for the refusal messages.
+   */
+  tokenNeed(key: ApiKeyRecord, request: TokenRequest): { units: number; tpm: number | null; need: TokenNeed } {
+    const cap = request.maxOutput === undefined ? 0 : Math.min(request.maxOutput, request.endpointMaxOutput ?? request.maxOutput);
+    const wanted = request.prompt + Math.min(cap, this.outputReservation);
+    const { tpm } = this.limitsFor(key);
+    const amount = tpm === null ? wanted : Math.min(wanted, Math.max(request.prompt, tpm));
+    return { units: toUnits(amount), tpm, need: { prompt: request.prompt, output: Math.max(0, amount - request.prompt) } };
+  }
+
+  /**
+   * The reservation a store's answer makes, or the token 429 when it refused. `send` carries the
+   * actual units to the store, once (later calls are ignored; failures are logged, never thrown).
+   */
+  tokenReservation(
+    key: ApiKeyRecord,
+    tpm: number,
+    units: number,
+    result: ReserveResult,
+    previous: LimitState | undefined,
+    need: TokenNeed | undefined,
+    send: (actualUnits: number) => Promise<void>,
+  ): TokenReservation {
+    const { reservationId, retryAfterMs: retry, ...window } = result;
+    const state: LimitState = { plan: key.plan, requests: previous?.requests, tokens: window };
+    if (!result.allowed || reservationId === undefined) {
+      this.refused?.inc(['tokens']);
+      throw tokenRefusal(key.plan, tpm, units, window, retry, need, this.headers(state));
+    }
+    let settled = false;
     return {
       reserved: units,
       state,
@@ -189,7 +234,7 @@ export class RateLimitService {
         if (settled) return;
         settled = true;
         try {
-          await this.store.settle(tokenKey(key.id), reservationId, toUnits(actualTokens), this.windowMs, now + (Date.now() - madeAt));
+          await send(toUnits(actualTokens));
         } catch (error) {
           this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'rate limits: token settlement failed');
         }
@@ -197,47 +242,19 @@ export class RateLimitService {
     };
   }
 
+  /**
+   * The shared Redis while it answers: its window store and the joint admission scripts, and a
+   * runner that applies the failure policy's time-out and accounting. `undefined` without Redis
+   * or while it is degraded (the separate paths and their policies apply then).
+   */
+  sharedRedis(): SharedRedis | undefined {
+    return this.shared && this.failover?.healthy() ? this.shared : undefined;
+  }
+
   /** The six `x-ratelimit-*` headers for a state; unlimited or unread dimensions are omitted. */
   headers(state: LimitState): Record<string, string> {
     return rateLimitHeaders(state);
   }
-}
-
-/** What a token reservation is made of, for the messages that refuse it. */
-export interface TokenNeed {
-  prompt: number;
-  /** Output tokens reserved (the request's cap, bounded); 0 when none. */
-  output: number;
-}
-
-const count = (n: number): string => n.toLocaleString('en-US');
-
-/** The token 429: which limit, what the request needed, what remains (as in the headers), what to change. */
-function tokenRefusal(
-  plan: string,
-  tpm: number,
-  units: number,
-  window: Omit<WindowResult, 'allowed'>,
-  retryAfterMs: number | undefined,
-  need: TokenNeed | undefined,
-  headers: Record<string, string>,
-): GatewayError {
-  const parts = need ? ` (prompt ≈ ${count(need.prompt)}${need.output > 0 ? ` + ${count(need.output)} reserved for output` : ''})` : '';
-  if (units > tpm) {
-    const prompt = need?.prompt ?? units;
-    const advice = prompt > tpm ? 'shorten the prompt or use a key whose plan allows more tokens per minute' : 'lower max_tokens or use a key whose plan allows more tokens per minute';
-    return new GatewayError('rate_limit_error', `Rate limit exceeded: the request needs ${count(units)} tokens${parts}, more than plan ${plan}'s ${count(tpm)} tokens per minute: ${advice}`, {
-      code: 'tokens_exceed_limit',
-      headers: { ...headers, 'x-should-retry': 'false' },
-    });
-  }
-  const waitMs = Math.max(1, retryAfterMs ?? window.resetMs);
-  const lower = need && need.output > 0 ? ', or lower max_tokens' : '';
-  return new GatewayError(
-    'rate_limit_error',
-    `Rate limit exceeded: the request needs ${count(units)} tokens${parts} and ${count(window.remaining)} of plan ${plan}'s ${count(tpm)} tokens per minute remain: retry in ${Math.ceil(waitMs / 1000)} s${lower}`,
-    { code: 'rate_limit_exceeded', retryAfterMs: waitMs, headers },
-  );
 }
 
 /** Store keys: one window per API key and dimension, shared by every replica. */

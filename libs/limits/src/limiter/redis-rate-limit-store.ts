@@ -11,7 +11,7 @@ export const RATE_LIMIT_KEY_PREFIX = 'rosetta:rl:';
  * `trim` drops entries at or before `now - window` and keeps S equal to the sum of Z, rebuilding it
  * from Z if it is missing (so the two can never drift apart for longer than one call).
  */
-const COMMON = `
+export const RATE_WINDOW_LUA = `
 local z = KEYS[1]
 local s = KEYS[2]
 
@@ -76,10 +76,26 @@ local function touch(window)
   redis.call('PEXPIRE', z, window)
   redis.call('PEXPIRE', s, window)
 end
+
+-- replaces reservation 'member' by 'actual' units at its original time; 1 if settled, 0 if unknown
+local function settle(member, actual, window, now)
+  local used = trim(now, window)
+  local score = redis.call('ZSCORE', z, member)
+  if not score then return 0 end
+  local id = string.match(member, '^(.-):%d+$')
+  if not id then return 0 end
+  redis.call('ZREM', z, member)
+  redis.call('ZADD', z, score, id .. ':s:' .. actual)
+  used = used - amount_of(member) + actual
+  if used < 0 then used = 0 end
+  redis.call('SET', s, used)
+  touch(window)
+  return 1
+end
 `;
 
 /** ARGV: amount, limit, window, now, member. Returns {allowed, used, resetMs, windowResetMs, retryAfterMs|-1}. */
-const RESERVE = `${COMMON}
+const RESERVE = `${RATE_WINDOW_LUA}
 local amount = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
@@ -102,27 +118,12 @@ return {allowed, used, wait_for(1, used, limit, window, now), window_reset(windo
 `;
 
 /** ARGV: reservation member, actual, window, now. Returns 1 if settled, 0 if nothing to settle. */
-const SETTLE = `${COMMON}
-local member = ARGV[1]
-local actual = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local now = tonumber(ARGV[4])
-local used = trim(now, window)
-local score = redis.call('ZSCORE', z, member)
-if not score then return 0 end
-local id = string.match(member, '^(.-):%d+$')
-if not id then return 0 end
-redis.call('ZREM', z, member)
-redis.call('ZADD', z, score, id .. ':s:' .. actual)
-used = used - amount_of(member) + actual
-if used < 0 then used = 0 end
-redis.call('SET', s, used)
-touch(window)
-return 1
+const SETTLE = `${RATE_WINDOW_LUA}
+return settle(ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
 `;
 
 /** ARGV: limit, window, now. Returns {allowed, used, resetMs, windowResetMs}. */
-const PEEK = `${COMMON}
+const PEEK = `${RATE_WINDOW_LUA}
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
@@ -132,7 +133,7 @@ if used + 1 <= limit then allowed = 1 end
 return {allowed, used, wait_for(1, used, limit, window, now), window_reset(window, now)}
 `;
 
-type ScriptReply = [number, number, number, number, number?];
+export type ScriptReply = [number, number, number, number, number?];
 
 interface ScriptCommands {
   rosettaRlReserve(z: string, s: string, amount: number, limit: number, window: number, now: number, member: string): Promise<ScriptReply>;
@@ -182,7 +183,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const member = `${randomUUID()}:${units}`;
     const [z, s] = this.keys(key);
     const reply = await this.commands.rosettaRlReserve(z, s, units, limit, windowMs, Math.floor(now), member);
-    const result = toResult(reply, limit);
+    const result = windowResult(reply, limit);
     if (result.allowed) return { ...result, reservationId: member };
     const retry = Number(reply[4]);
     return retry < 0 ? result : { ...result, retryAfterMs: retry };
@@ -195,17 +196,18 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async peek(key: string, limit: number, windowMs: number, now: number): Promise<WindowResult> {
     const [z, s] = this.keys(key);
-    return toResult(await this.commands.rosettaRlPeek(z, s, limit, windowMs, Math.floor(now)), limit);
+    return windowResult(await this.commands.rosettaRlPeek(z, s, limit, windowMs, Math.floor(now)), limit);
   }
 
-  /** The hash tag keeps both keys in one slot, so the scripts also work on Redis Cluster. */
-  private keys(key: string): [string, string] {
+  /** The window's two Redis keys; the hash tag keeps them in one slot (Redis Cluster). */
+  keys(key: string): [string, string] {
     const base = `${this.prefix}{${key}}`;
     return [base, `${base}:sum`];
   }
 }
 
-function toResult(reply: ScriptReply, limit: number): WindowResult {
+/** A window script's reply (allowed, used, resetMs, windowResetMs) as a WindowResult. */
+export function windowResult(reply: ScriptReply, limit: number): WindowResult {
   const used = Number(reply[1]);
   return {
     allowed: Number(reply[0]) === 1,

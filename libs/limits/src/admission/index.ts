@@ -1,0 +1,2 @@
+export * from './redis-joint-store';
+export * from './joint-admission.service';
