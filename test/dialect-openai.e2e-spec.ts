@@ -259,17 +259,17 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
     });
   });
 
-  it('answers a path variant the chat lane does not take (trailing slash) the same way, through Nest', async () => {
+  it('answers a path variant (trailing slash) the same way as the exact path', async () => {
     const call = (path: string, body: unknown, auth = `Bearer ${key}`) =>
       fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const m = marker('variant');
     const body = { model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: `Say hi ${m}` }] };
-    const [lane, nest] = await Promise.all([call('/v1/chat/completions', body), call('/v1/chat/completions/', body)]);
-    expect([lane.status, nest.status]).toEqual([200, 200]);
-    const [a, b] = (await Promise.all([lane.json(), nest.json()])) as Array<{ choices: Array<{ message: { content: string } }> }>;
+    const [exact, variant] = await Promise.all([call('/v1/chat/completions', body), call('/v1/chat/completions/', body)]);
+    expect([exact.status, variant.status]).toEqual([200, 200]);
+    const [a, b] = (await Promise.all([exact.json(), variant.json()])) as Array<{ choices: Array<{ message: { content: string } }> }>;
     expect(b!.choices[0]!.message.content).toBe(a!.choices[0]!.message.content);
-    expect(nest.headers.get('x-rosetta-model')).toBe('rosetta/gpt-4o-mini');
-    expect(nest.headers.get('x-ratelimit-limit-requests')).toBe(lane.headers.get('x-ratelimit-limit-requests'));
+    expect(variant.headers.get('x-rosetta-model')).toBe('rosetta/gpt-4o-mini');
+    expect(variant.headers.get('x-ratelimit-limit-requests')).toBe(exact.headers.get('x-ratelimit-limit-requests'));
     expect(upstreamRequests(m)).toHaveLength(2);
 
     const invalid = { model: 'rosetta/gpt-4o-mini', messages: [{ role: 'robot', content: 'x' }] };

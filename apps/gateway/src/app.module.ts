@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminModule, SettingEntity } from '@rosetta/admin';
 import { ApiKeyEntity, AuthModule, TeamEntity } from '@rosetta/auth';
 import { DialectsModule } from '@rosetta/dialects';
-import { LimitsGuardModule, LimitsModule, PlanEntity } from '@rosetta/limits';
+import { LimitsModule, PlanEntity } from '@rosetta/limits';
 import { PersistenceModule } from '@rosetta/persistence';
 import { PlatformModule, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { EndpointEntity, ModelEntity, ProviderEntity } from '@rosetta/registry';
@@ -19,9 +19,7 @@ export class AppModule {
         PlatformModule.forRoot(config, logger),
         PersistenceModule.forRoot([ApiKeyEntity, TeamEntity, PlanEntity, SettingEntity, ProviderEntity, ModelEntity, EndpointEntity]),
         AuthModule,
-        // After AuthModule: the request-rate guard needs the key the auth guard found.
         LimitsModule,
-        LimitsGuardModule,
         EndpointHealthPortModule,
         UsageModule,
         AdminModule,

@@ -23,7 +23,8 @@ export function accessLogMiddleware(logger: AppLogger) {
 }
 
 /**
- * JSON bodies of any content type, up to the limit, read the way the chat lane reads them.
+ * JSON bodies of any content type, up to the limit, read the way the data plane reads them
+ * (the admin API's bodies).
  * Parse failures are answered here, in the caller's dialect, before any route runs.
  */
 export function jsonBodyMiddleware(limitBytes: number) {

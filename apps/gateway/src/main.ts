@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AdminTokenService } from '@rosetta/admin';
-import { ChatLane, sendError } from '@rosetta/dialects';
+import { DataPlane, sendError } from '@rosetta/dialects';
 import { GatewayError } from '@rosetta/canonical';
 import { ConfigError, createLogger, dialectForPath, isAdminSurface, isProbe, loadConfig, NestPinoLogger, newRequestId, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -36,7 +36,7 @@ async function bootstrap(): Promise<void> {
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
-  const handlers = installChatLane(app.getHttpServer() as Server, app.get(ChatLane), config.adminPort !== undefined);
+  const handlers = installDataPlane(app.getHttpServer() as Server, app.get(DataPlane), config.adminPort !== undefined);
   await app.listen(config.port, config.host);
   const adminServer = config.adminPort === undefined ? undefined : await listenAdmin(handlers.express, config, logger);
   installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs, adminServer);
@@ -46,18 +46,18 @@ async function bootstrap(): Promise<void> {
 }
 
 /**
- * The chat endpoints are answered by the chat lane before Express sees them (the hot path,
- * docs/decisions/0005); every other request goes on to Nest's Express handler as before.
+ * Every client-facing route is answered by the data plane before Express sees it
+ * (docs/decisions/0005, 0006); the rest (admin, docs, metrics, probes, 404s) goes on to Nest.
  */
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-function installChatLane(server: Server, lane: ChatLane, adminElsewhere: boolean): { express: Handler } {
+function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: boolean): { express: Handler } {
   const nest = server.listeners('request') as Handler[];
   if (nest.length !== 1) throw new Error(`expected one request handler on the HTTP server, found ${nest.length}`);
   const express = nest[0]!;
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (lane.handle(req, res)) return;
+    if (dataPlane.handle(req, res)) return;
     if (adminElsewhere && isAdminSurface(pathOf(req))) return notHere(req, res, 'the admin surface is served on ADMIN_PORT, not on the data-plane port');
     express(req, res);
   });

@@ -1,13 +1,14 @@
 /**
- * The OpenAPI document against the routes the gateway really registers: every controller route
- * (found by walking AppModule's imports, as Nest does) is documented, and every documented
- * operation is served by one. A route added or removed without the document fails here.
+ * The OpenAPI document against the routes the gateway really serves: every data-plane route
+ * (DATA_PLANE_ROUTES) and every controller route (found by walking AppModule's imports, as Nest
+ * does) is documented, and every documented operation is served by one. A route added or removed
+ * without the document fails here.
  */
 import 'reflect-metadata';
 import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { documentedRoutes, openApiDocument } from '@rosetta/admin';
-import { parseGeminiModelPath } from '@rosetta/dialects';
+import { DATA_PLANE_ROUTES, parseGeminiModelPath } from '@rosetta/dialects';
 import { createLogger, loadConfig } from '@rosetta/platform';
 import { AppModule } from './app.module';
 
@@ -32,7 +33,7 @@ function join(...parts: string[]): string {
 }
 
 function registeredRoutes(): string[] {
-  const routes = new Set<string>();
+  const routes = new Set<string>(DATA_PLANE_ROUTES.map((r) => `${r.method} ${r.pattern}`));
   for (const controller of new Set(controllersOf(AppModule.forRoot(loadConfig({}), createLogger('silent'))))) {
     const base = (Reflect.getMetadata(PATH_METADATA, controller) as string | undefined) ?? '';
     const prototype = controller.prototype as Record<string, unknown>;

@@ -33,9 +33,9 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** The key a request presents, checked; the 401 `authentication_error` otherwise. */
-export async function authenticate(keys: KeyCacheService, source: CredentialSource): Promise<ApiKeyRecord> {
-  const credential = extractCredential(source);
+/** The key a request presents (`google`: also where Gemini clients send it), checked; the 401 `authentication_error` otherwise. */
+export async function authenticate(keys: KeyCacheService, source: CredentialSource, google?: boolean): Promise<ApiKeyRecord> {
+  const credential = extractCredential(source, google);
   if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
   const result = await keys.check(credential);
   if (!result.ok) throw new GatewayError('authentication_error', MESSAGES[result.reason]);

@@ -11,10 +11,10 @@ function header(source: CredentialSource, name: string): string | undefined {
 }
 
 /**
- * X-API-Key (also Anthropic's x-api-key) or Authorization: Bearer on every route; on the Gemini
- * surface also x-goog-api-key and ?key=, as Google's SDK and curl examples send them.
+ * X-API-Key (also Anthropic's x-api-key) or Authorization: Bearer on every route; for the Gemini
+ * dialect (`google`) also x-goog-api-key and ?key=, as Google's SDK and curl examples send them.
  */
-export function extractCredential(source: CredentialSource): string | undefined {
+export function extractCredential(source: CredentialSource, google = source.path.startsWith('/v1beta')): string | undefined {
   const apiKey = header(source, 'x-api-key');
   if (apiKey) return apiKey;
   const authorization = header(source, 'authorization');
@@ -22,7 +22,7 @@ export function extractCredential(source: CredentialSource): string | undefined 
     const match = /^Bearer\s+(.+)$/i.exec(authorization);
     if (match) return match[1]!.trim();
   }
-  if (source.path.startsWith('/v1beta')) {
+  if (google) {
     const goog = header(source, 'x-goog-api-key');
     if (goog) return goog;
     const key = source.query['key'];

@@ -44,8 +44,7 @@ function header(req: GatewayHttpRequest, name: string): string | undefined {
 
 /**
  * The three chat endpoints: decode, call the gateway, encode. No provider logic here. Served by
- * the chat lane (the hot path, outside Nest's router) and by the Nest controllers for the same
- * routes (path variants the lane does not match), so both answer identically.
+ * the data plane (DATA_PLANE_ROUTES).
  */
 @Injectable()
 export class ChatEndpoints {

@@ -4,19 +4,21 @@ import { AuthModule } from '@rosetta/auth';
 import { BudgetModule, RateLimitModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
 import { RoutingModule } from '@rosetta/routing';
-import { AnthropicMessagesController } from './anthropic-messages/anthropic-messages.controller';
 import { ChatEndpoints } from './chat-endpoints.service';
 import { DialectExceptionFilter } from './common/dialect-exception.filter';
-import { GeminiController } from './gemini/gemini.controller';
-import { ChatLane } from './lane/chat-lane.service';
-import { OpenAIChatController } from './openai-chat/openai-chat.controller';
-import { KeyController } from './key/key.controller';
-import { RouteController } from './route/route.controller';
+import { DataPlaneHandlers } from './data-plane/data-plane-handlers.service';
+import { DataPlane } from './data-plane/data-plane.service';
+import { KeyEndpoint } from './key/key-endpoint.service';
+import { RouteEndpoint } from './route/route-endpoint.service';
 
+/**
+ * The client-facing routes: served by DataPlane ahead of Nest's router (main.ts installs it), so
+ * this module has no controllers. The exception filter renders Nest's own failures (its 404s,
+ * admin errors) in the dialect of the path.
+ */
 @Module({
   imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule],
-  controllers: [OpenAIChatController, AnthropicMessagesController, GeminiController, RouteController, KeyController],
-  providers: [ChatEndpoints, ChatLane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
-  exports: [ChatLane],
+  providers: [ChatEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
+  exports: [DataPlane],
 })
 export class DialectsModule {}

@@ -3,5 +3,6 @@ export * from './common/http-types';
 export * from './common/render-error';
 export * from './common/dialect-exception.filter';
 export * from './common/read-json-body';
-export * from './lane/chat-lane.service';
+export * from './data-plane/data-plane.service';
+export * from './data-plane/data-plane-routes';
 export { parseGeminiModelPath } from './gemini/gemini-model-path';

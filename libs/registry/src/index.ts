@@ -8,3 +8,4 @@ export * from './registry-writer.service';
 export * from './registry.module';
 export * from './model-record';
 export * from './endpoint-health.port';
+export * from './models-endpoint.service';

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ModelsController } from './models.controller';
+import { ModelsEndpoint } from './models-endpoint.service';
 import { RegistryRepository } from './registry.repository';
 import { RegistrySeederService } from './registry-seeder.service';
 import { RegistryWriterService } from './registry-writer.service';
 import { RegistryService } from './registry.service';
 
 @Module({
-  controllers: [ModelsController],
-  providers: [RegistryRepository, RegistryWriterService, RegistrySeederService, RegistryService],
-  exports: [RegistryService, RegistryWriterService],
+  providers: [RegistryRepository, RegistryWriterService, RegistrySeederService, RegistryService, ModelsEndpoint],
+  exports: [RegistryService, RegistryWriterService, ModelsEndpoint],
 })
 export class RegistryModule {}

@@ -13,7 +13,7 @@ const CLIENT_CLOSED_REQUEST = 499;
 export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
   const signal = new AbortLine();
   const beforeRecord: Array<() => void> = [];
-  const usage: UsageDraft = { requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
+  const usage: UsageDraft = { requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: req.dialect ?? dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
   req.usageDraft = usage;
   res.on('close', () => {
     if (!res.writableEnded) {

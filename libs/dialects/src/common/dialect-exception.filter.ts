@@ -21,10 +21,10 @@ export class DialectExceptionFilter implements ExceptionFilter {
 }
 
 /**
- * What the filter does, callable outside Nest (the chat lane): a client that went away gets
+ * What the filter does, callable outside Nest (the data plane): a client that went away gets
  * nothing; anything else is rendered in the caller's dialect and noted on the usage draft.
  */
-export function answerError(exception: unknown, req: Pick<GatewayHttpRequest, 'id' | 'method' | 'path' | 'usageDraft'>, res: GatewayHttpResponse, logger: AppLogger): void {
+export function answerError(exception: unknown, req: Pick<GatewayHttpRequest, 'id' | 'method' | 'path' | 'dialect' | 'usageDraft'>, res: GatewayHttpResponse, logger: AppLogger): void {
   if (exception instanceof ClientAbortedError) {
     if (!res.writableEnded) res.end();
     return;
@@ -34,7 +34,7 @@ export function answerError(exception: unknown, req: Pick<GatewayHttpRequest, 'i
   if (error.status >= 500 && !(exception instanceof GatewayError)) {
     logger.error({ requestId: req.id, err: describe(exception) }, 'unhandled error');
   }
-  sendError(res, dialectForPath(req.path), error, req.id);
+  sendError(res, req.dialect ?? dialectForPath(req.path), error, req.id);
 }
 
 export function toGatewayError(exception: unknown, req: Pick<GatewayHttpRequest, 'method' | 'path'>): GatewayError {

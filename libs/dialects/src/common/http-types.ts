@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
+import type { ProtocolId } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
 import type { RequestSpan } from '@rosetta/platform';
 import type { UsageDraft } from '@rosetta/usage';
@@ -14,6 +15,8 @@ export interface GatewayHttpRequest {
   clientRequestId?: string;
   path: string;
   method: string;
+  /** The dialect of the route (the data plane knows it); else found from the path. */
+  dialect?: ProtocolId;
   headers: Record<string, string | string[] | undefined>;
   query: Record<string, unknown>;
   body: unknown;

@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
 import { toGatewayError } from '../common/dialect-exception.filter';
-import { parseGeminiModelPath, parseGeminiModelSegments } from './gemini-model-path';
+import { parseGeminiModelPath } from './gemini-model-path';
 import { validateGeminiAlt } from './gemini.validate';
 
 function refusal(run: () => unknown): { status: number; type: string; message: string } {
@@ -15,7 +15,7 @@ function refusal(run: () => unknown): { status: number; type: string; message: s
 }
 
 describe('Gemini model paths', () => {
-  it('decodes the raw path of the chat lane: the model may hold slashes, the method follows the last colon', () => {
+  it('decodes the raw path the data plane hands over: the model may hold slashes, the method follows the last colon', () => {
     expect(parseGeminiModelPath('rosetta/gemini-2.5-flash:generateContent')).toEqual({ model: 'rosetta/gemini-2.5-flash', method: 'generateContent' });
     expect(parseGeminiModelPath('rosetta%2Fgemini-2.5-flash:streamGenerateContent')).toEqual({ model: 'rosetta/gemini-2.5-flash', method: 'streamGenerateContent' });
     expect(parseGeminiModelPath('rosetta/caf%C3%A9:countTokens')).toEqual({ model: 'rosetta/café', method: 'countTokens' });
@@ -29,15 +29,14 @@ describe('Gemini model paths', () => {
     });
   });
 
-  it('takes the segments Nest hands over as already decoded: never decoded twice', () => {
-    // `/v1beta/models/%25ZZ:countTokens`: Express decoded `%25` to `%`; the model is the text `%ZZ`.
-    expect(parseGeminiModelSegments(['%ZZ:countTokens'])).toEqual({ model: '%ZZ', method: 'countTokens' });
-    expect(parseGeminiModelSegments(['rosetta', 'gemini-2.5-flash:generateContent'])).toEqual({ model: 'rosetta/gemini-2.5-flash', method: 'generateContent' });
+  it('decodes once: an escaped percent stays a percent', () => {
+    // `/v1beta/models/%25ZZ:countTokens`: the model is the text `%ZZ`, not a malformed escape.
+    expect(parseGeminiModelPath('%25ZZ:countTokens')).toEqual({ model: '%ZZ', method: 'countTokens' });
   });
 
   it('answers an unknown method with a 404', () => {
     expect(refusal(() => parseGeminiModelPath('rosetta/x:embedContent')).status).toBe(404);
-    expect(refusal(() => parseGeminiModelSegments(['rosetta', 'x'])).status).toBe(404);
+    expect(refusal(() => parseGeminiModelPath('rosetta/x')).status).toBe(404);
   });
 
   it("names the path when Express's router cannot decode a route parameter", () => {

@@ -12,17 +12,12 @@ export interface GeminiModelPath {
 
 /**
  * `rosetta/gemini-2.5-flash:generateContent`, the path after `/v1beta/models/` as it came on the
- * wire (the chat lane): the model may contain slashes and is percent-decoded; the method follows
+ * wire (the data plane hands it over raw): the model may contain slashes and is percent-decoded; the method follows
  * the last colon. A malformed escape (`%ZZ`) is the caller's mistake, a 400 naming the path.
  */
 export function parseGeminiModelPath(rawTail: string): GeminiModelPath {
   const { model, method } = split(rawTail);
   return { model: decodePathPart(model, `${PREFIX}${rawTail}`), method };
-}
-
-/** The same path as Nest hands it over: wildcard segments, already percent-decoded by Express. */
-export function parseGeminiModelSegments(segments: string | string[]): GeminiModelPath {
-  return split(Array.isArray(segments) ? segments.join('/') : segments);
 }
 
 function split(joined: string): GeminiModelPath {

@@ -5,6 +5,5 @@ export * from './failover-rate-limit-store';
 export * from './plan-limits';
 export * from './rate-limit-headers';
 export * from './rate-limit.service';
-export * from './plan-throttler.guard';
-export * from './limits-guard.module';
+export * from './rate-limit.module';
 export * from './token-refusal';

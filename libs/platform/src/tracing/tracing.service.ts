@@ -5,7 +5,7 @@ import type { TracingRuntime } from './otel-sdk';
 import type { RequestOutcome, RequestSpan } from './request-span';
 import type { TracingConfig } from './tracing-config';
 
-/** The request as the chat lane holds it: its id and path, and the ledger draft once opened. */
+/** The request as the data plane holds it: its id and path, and the ledger draft once opened. */
 export interface TracedRequest {
   id: string;
   path: string;

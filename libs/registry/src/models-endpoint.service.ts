@@ -1,18 +1,13 @@
-import { Controller, Get, Inject, Optional, Param, Req } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
 import { ENDPOINT_HEALTH, NO_HEALTH, type EndpointHealthPort } from './endpoint-health.port';
 import { toModelList, toModelRecord } from './model-record';
 import { modelNotFound, parseModelId } from './model-id';
 import { RegistryService } from './registry.service';
 
-/** The caller's key, as the auth guard left it (structurally: the registry does not depend on auth). */
-interface CallerRequest {
-  apiKey?: { models?: string[] | null };
-}
-
 /** `GET /v1/models[/{id}]`: the list both SDKs parse, and one model record by id or integer id. */
-@Controller('v1/models')
-export class ModelsController {
+@Injectable()
+export class ModelsEndpoint {
   private readonly health: EndpointHealthPort;
 
   constructor(
@@ -26,18 +21,14 @@ export class ModelsController {
    * Only what can be called: models some configured provider serves (a model the operator has no
    * key for would only answer 503), and within the caller's key's allow-list.
    */
-  @Get()
-  list(@Req() req: CallerRequest): Record<string, unknown> {
-    const allowed = req.apiKey?.models;
+  list(allowed: readonly string[] | null | undefined): Record<string, unknown> {
     const callable = this.registry.list().filter((m) => this.registry.callable(m));
     return toModelList(allowed ? callable.filter((m) => m.isAuto || allowed.includes(m.id)) : callable);
   }
 
-  @Get('*id')
-  get(@Param('id') id: string | string[], @Req() req: CallerRequest): Record<string, unknown> {
-    const value = Array.isArray(id) ? id.join('/') : id;
+  /** `value` percent-decoded; `allowed` is the caller's key's allow-list. */
+  get(value: string, allowed: readonly string[] | null | undefined): Record<string, unknown> {
     const found = this.registry.find(value);
-    const allowed = req.apiKey?.models;
     if (found && allowed && !found.isAuto && !allowed.includes(found.id)) {
       throw new GatewayError('permission_error', `This key may not use model '${found.id}'; it may use: ${allowed.join(', ') || 'no model'}`, { param: 'id' });
     }

@@ -1,26 +1,21 @@
-import { Controller, Get, Req } from '@nestjs/common';
-import { TeamCacheService } from '@rosetta/auth';
-import { GatewayError } from '@rosetta/canonical';
+import { Injectable } from '@nestjs/common';
+import { TeamCacheService, type ApiKeyRecord } from '@rosetta/auth';
 import { BudgetService, RateLimitService, type BudgetScope, type BudgetStatus } from '@rosetta/limits';
 import { usdString } from '@rosetta/usage';
-import type { GatewayHttpRequest } from '../common/http-types';
 
 /**
  * `GET /v1/key` (as OpenRouter's key endpoint): the caller's own key — plan, limits, budget with
  * what it spent this period and what remains, team, allowed models. Never the secret.
  */
-@Controller('v1')
-export class KeyController {
+@Injectable()
+export class KeyEndpoint {
   constructor(
     private readonly limits: RateLimitService,
     private readonly budgets: BudgetService,
     private readonly teams: TeamCacheService,
   ) {}
 
-  @Get('key')
-  async describe(@Req() req: GatewayHttpRequest): Promise<Record<string, unknown>> {
-    const key = req.apiKey;
-    if (!key) throw new GatewayError('authentication_error', 'Missing API key');
+  async describe(key: ApiKeyRecord): Promise<Record<string, unknown>> {
     const limits = this.limits.limitsFor(key);
     const scopes = this.budgets.scopesFor(key);
     const team = this.teams.get(key.teamId);

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { GatewayError, type CanonicalRequest, type ProtocolId } from '@rosetta/canonical';
 import { convertAnthropicMessagesRequest } from '@rosetta/protocols/anthropic-messages';
 import { convertGeminiRequest, normalizeGeminiRequest } from '@rosetta/protocols/gemini';
@@ -15,19 +15,18 @@ const DIALECTS: readonly ProtocolId[] = ['openai', 'anthropic', 'gemini'];
  * upstream. The dialect is `?dialect=`, else guessed: `contents` → Gemini, an anthropic-version
  * header → Anthropic, otherwise OpenAI.
  */
-@Controller('v1')
-export class RouteController {
+@Injectable()
+export class RouteEndpoint {
   constructor(
     private readonly routing: RoutingService,
     private readonly mixture: MixtureService,
   ) {}
 
-  @Post('route')
-  @HttpCode(200)
-  async explain(@Req() req: GatewayHttpRequest, @Query('dialect') dialect?: string): Promise<Record<string, unknown>> {
+  async explain(req: GatewayHttpRequest): Promise<Record<string, unknown>> {
+    const dialect = req.query['dialect'];
     const body = requireObjectBody(req.body);
     checkRoutingFields(body);
-    const chosen = dialect ?? guessDialect(req);
+    const chosen = dialect === undefined ? guessDialect(req) : String(dialect);
     if (!DIALECTS.includes(chosen as ProtocolId)) throw GatewayError.invalidRequest(`dialect must be one of ${DIALECTS.join(', ')}`, 'dialect');
     const request = decode(chosen as ProtocolId, body);
     // Session affinity is looked up (shown) but not refreshed: explaining is not serving.

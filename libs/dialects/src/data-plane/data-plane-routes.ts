@@ -1,0 +1,87 @@
+import type { ProtocolId } from '@rosetta/canonical';
+
+/** What a data-plane route runs: the name of a DataPlaneHandlers method. */
+export type HandlerName =
+  | 'openaiChat'
+  | 'anthropicMessages'
+  | 'anthropicCountTokens'
+  | 'geminiModels'
+  | 'geminiModel'
+  | 'geminiCall'
+  | 'models'
+  | 'model'
+  | 'key'
+  | 'route';
+
+/**
+ * One client-facing route. `pattern` is its OpenAPI path (the document and the drift test read
+ * it); a pattern ending in `{name}` takes the rest of the path, raw (percent-encoded as it came),
+ * as the route's `tail`.
+ */
+export interface DataPlaneRoute {
+  method: 'GET' | 'POST';
+  pattern: string;
+  /** The dialect its errors are written in and its credential is looked for in. */
+  dialect: ProtocolId;
+  handler: HandlerName;
+}
+
+/**
+ * Every client-facing route, served by the data plane (data-plane.service.ts) and nowhere else:
+ * Nest keeps the admin API, docs, metrics and probes. Order matters only for speed: the chat
+ * routes, which carry the traffic, are matched first.
+ */
+export const DATA_PLANE_ROUTES: readonly DataPlaneRoute[] = [
+  { method: 'POST', pattern: '/v1/chat/completions', dialect: 'openai', handler: 'openaiChat' },
+  { method: 'POST', pattern: '/v1/messages', dialect: 'anthropic', handler: 'anthropicMessages' },
+  { method: 'POST', pattern: '/v1beta/models/{path}', dialect: 'gemini', handler: 'geminiCall' },
+  { method: 'POST', pattern: '/v1/messages/count_tokens', dialect: 'anthropic', handler: 'anthropicCountTokens' },
+  { method: 'GET', pattern: '/v1beta/models', dialect: 'gemini', handler: 'geminiModels' },
+  { method: 'GET', pattern: '/v1beta/models/{path}', dialect: 'gemini', handler: 'geminiModel' },
+  { method: 'GET', pattern: '/v1/models', dialect: 'openai', handler: 'models' },
+  { method: 'GET', pattern: '/v1/models/{id}', dialect: 'openai', handler: 'model' },
+  { method: 'GET', pattern: '/v1/key', dialect: 'openai', handler: 'key' },
+  { method: 'POST', pattern: '/v1/route', dialect: 'openai', handler: 'route' },
+];
+
+export interface RouteMatch {
+  route: DataPlaneRoute;
+  /** The path after a wildcard pattern's fixed part, raw; '' for exact routes. */
+  tail: string;
+}
+
+interface CompiledRoute {
+  route: DataPlaneRoute;
+  /** The fixed part, lower-case: the whole path, or the prefix before the wildcard (with its slash). */
+  fixed: string;
+  wildcard: boolean;
+}
+
+const COMPILED: readonly CompiledRoute[] = DATA_PLANE_ROUTES.map((route) => {
+  const brace = route.pattern.indexOf('{');
+  return { route, fixed: (brace < 0 ? route.pattern : route.pattern.slice(0, brace)).toLowerCase(), wildcard: brace >= 0 };
+});
+
+/**
+ * The route a request is for, or undefined (Nest then answers: admin, probes, or a 404). Matching
+ * is as Express's defaults were: the fixed part in any letter case, one trailing slash ignored; a
+ * wildcard needs a non-empty rest. HEAD is served as GET.
+ */
+export function matchDataPlaneRoute(method: string, path: string): RouteMatch | undefined {
+  const verb = method === 'HEAD' ? 'GET' : method;
+  if (verb !== 'GET' && verb !== 'POST') return undefined;
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  let lower: string | undefined;
+  for (const candidate of COMPILED) {
+    if (candidate.route.method !== verb) continue;
+    if (!candidate.wildcard) {
+      if (trimmed === candidate.fixed || (lower ??= trimmed.toLowerCase()) === candidate.fixed) return { route: candidate.route, tail: '' };
+      continue;
+    }
+    if (trimmed.length <= candidate.fixed.length) continue;
+    if (trimmed.startsWith(candidate.fixed) || (lower ??= trimmed.toLowerCase()).startsWith(candidate.fixed)) {
+      return { route: candidate.route, tail: trimmed.slice(candidate.fixed.length) };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,152 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiKeyRecord, KeyCacheService } from '@rosetta/auth';
+import { GatewayError } from '@rosetta/canonical';
+import type { LimitState, RateLimitService } from '@rosetta/limits';
+import { TracingService, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import type { DataPlaneHandlers, Handler } from './data-plane-handlers.service';
+import { DATA_PLANE_ROUTES, matchDataPlaneRoute, type HandlerName } from './data-plane-routes';
+import { DataPlane } from './data-plane.service';
+
+describe('matchDataPlaneRoute', () => {
+  it('matches every route of the table by its own pattern', () => {
+    for (const route of DATA_PLANE_ROUTES) {
+      const path = route.pattern.replace(/\{[a-z]+\}$/, 'rosetta/gpt-4o:generateContent');
+      expect(matchDataPlaneRoute(route.method, path)?.route).toBe(route);
+    }
+  });
+
+  it("matches as Express's defaults did: any letter case of the fixed part, one trailing slash", () => {
+    expect(matchDataPlaneRoute('POST', '/V1/Chat/Completions/')?.route.handler).toBe('openaiChat');
+    expect(matchDataPlaneRoute('GET', '/v1/models/')?.route.handler).toBe('models');
+    expect(matchDataPlaneRoute('POST', '/V1BETA/models/rosetta/Gemini-2.5-Flash:generateContent')).toMatchObject({
+      route: { handler: 'geminiCall' },
+      tail: 'rosetta/Gemini-2.5-Flash:generateContent',
+    });
+  });
+
+  it('gives a wildcard route the raw rest of the path, and no route for an empty rest', () => {
+    expect(matchDataPlaneRoute('GET', '/v1/models/rosetta%2Fgpt-4o')?.tail).toBe('rosetta%2Fgpt-4o');
+    expect(matchDataPlaneRoute('GET', '/v1beta/models/')?.route.handler).toBe('geminiModels');
+  });
+
+  it('serves HEAD as GET and leaves other methods and paths to Nest', () => {
+    expect(matchDataPlaneRoute('HEAD', '/v1/models')?.route.handler).toBe('models');
+    expect(matchDataPlaneRoute('GET', '/v1/chat/completions')).toBeUndefined();
+    expect(matchDataPlaneRoute('DELETE', '/v1/models/x')).toBeUndefined();
+    expect(matchDataPlaneRoute('POST', '/v1/chat/completions/extra')).toBeUndefined();
+    expect(matchDataPlaneRoute('GET', '/admin/keys')).toBeUndefined();
+    expect(matchDataPlaneRoute('POST', '//v1/chat/completions')).toBeUndefined();
+  });
+});
+
+const KEY = { id: 'k1', name: 'test', plan: 'pro', teamId: null, models: null } as unknown as ApiKeyRecord;
+const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, isLevelEnabled: () => false } as unknown as AppLogger;
+
+/** A data plane with fakes for the key cache, the limiter and the handlers, on a loopback server. */
+async function dataPlane(options: { rpmRefused?: boolean; handlers?: Partial<Record<HandlerName, Handler>> } = {}) {
+  const stages: string[] = [];
+  const keys = {
+    check: async (presented: string) => {
+      stages.push('key');
+      return presented === 'good' ? { ok: true, key: KEY } : { ok: false, reason: 'invalid' };
+    },
+  } as unknown as KeyCacheService;
+  const requests = { allowed: !options.rpmRefused, used: 1, remaining: 9, resetMs: 0, windowResetMs: 60_000, limit: 10 };
+  const limits = {
+    checkRequest: async (key: ApiKeyRecord): Promise<LimitState> => {
+      stages.push('limits');
+      if (options.rpmRefused) throw new GatewayError('rate_limit_error', 'Rate limit exceeded: 10 requests per minute', { retryAfterMs: 1_000 });
+      return { plan: key.plan, requests };
+    },
+    headers: () => ({ 'x-ratelimit-limit-requests': '10' }),
+  } as unknown as RateLimitService;
+  const handler: Handler = (req, _res, tail) => {
+    stages.push('handler');
+    return { echoed: req.body ?? null, tail, key: req.apiKey?.id };
+  };
+  const byName = Object.fromEntries(DATA_PLANE_ROUTES.map((r) => [r.handler, options.handlers?.[r.handler] ?? handler]));
+  const config = { bodyLimitBytes: 1_000 } as RosettaConfig;
+  const plane = new DataPlane({ byName } as unknown as DataPlaneHandlers, keys, limits, logger, config, TracingService.off());
+  const server: Server = createServer((req, res) => {
+    if (!plane.handle(req, res)) {
+      stages.push('nest');
+      res.statusCode = 404;
+      res.end('nest');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { stages, base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('DataPlane (the stage chain)', () => {
+  it('runs body, key, limits and the handler in that order and sends what the handler returns', async () => {
+    const plane = await dataPlane();
+    try {
+      const res = await fetch(`${plane.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{"a":1}' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ echoed: { a: 1 }, tail: '', key: 'k1' });
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(res.headers.get('x-ratelimit-limit-requests')).toBe('10');
+      expect(plane.stages).toEqual(['key', 'limits', 'handler']);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("refuses a bad body before looking at the key, in the route's dialect", async () => {
+    const plane = await dataPlane();
+    try {
+      const res = await fetch(`${plane.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: '{"a":' });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+      expect(plane.stages).toEqual([]);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("looks for a Gemini route's key where Google's clients send it, and answers 401 in Gemini's envelope", async () => {
+    const plane = await dataPlane();
+    try {
+      const ok = await fetch(`${plane.base}/v1beta/models?key=good`);
+      expect(ok.status).toBe(200);
+      const missing = await fetch(`${plane.base}/v1/models?key=good`);
+      expect(missing.status).toBe(401);
+      const refused = await fetch(`${plane.base}/v1beta/models`, { headers: { 'x-goog-api-key': 'bad' } });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it('stops at the request limit: the handler never runs', async () => {
+    const plane = await dataPlane({ rpmRefused: true });
+    try {
+      const res = await fetch(`${plane.base}/v1/key`, { headers: { authorization: 'Bearer good' } });
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(plane.stages).toEqual(['key', 'limits']);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("renders a handler's failure in the route's dialect, and leaves other paths to Nest", async () => {
+    const failing: Handler = () => {
+      throw GatewayError.invalidRequest('bad field', 'field');
+    };
+    const plane = await dataPlane({ handlers: { anthropicCountTokens: failing } });
+    try {
+      const res = await fetch(`${plane.base}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: '{}' });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('bad field') } });
+      const other = await fetch(`${plane.base}/admin/keys`);
+      expect(await other.text()).toBe('nest');
+    } finally {
+      await plane.close();
+    }
+  });
+});
