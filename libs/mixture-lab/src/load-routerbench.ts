@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CsvParser } from './csv';
 import { decodePromptLiteral } from './python-literal';
-import type { LabelledRow } from './types';
+import type { LabelledRow } from '@rosetta/mixture';
 
 const COST_SUFFIX = '|total_cost';
 const RESPONSE_SUFFIX = '|model_response';

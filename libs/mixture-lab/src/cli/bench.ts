@@ -5,9 +5,8 @@
  * A benchmark, not a test: prints p50/p99 per prompt size.
  */
 import { performance } from 'node:perf_hooks';
-import { defaultArtefactPath, loadArtefact } from '../artefact';
+import { decide, defaultArtefactPath, loadArtefact } from '@rosetta/mixture';
 import { mulberry32 } from '../rng';
-import { decide } from '../router';
 import { flag, out, parseArgs, run } from './args';
 
 const VOCAB = 'the a of to and in is it that for on with as was at by an be this which or from but not are have what how why explain write function return value list number answer option because when where science energy plant water model data'.split(' ');

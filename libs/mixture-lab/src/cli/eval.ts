@@ -7,13 +7,13 @@
  *   router could reach on these rows, chosen in-sample: see ceiling.ts)
  * The models in the files are the candidates; the router sees only the prompt text.
  */
-import { fitRouter, loadArtefact } from '../artefact';
-import { loadMtBench } from '../category-classifier';
-import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
+import { type RouteMode, loadArtefact } from '@rosetta/mixture';
 import { type CeilingReport, routingCeiling } from '../ceiling';
+import { loadMtBench } from '../classifier-fit';
+import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
 import { type EvalReport, evaluate } from '../evaluate';
+import { fitRouter } from '../fit-router';
 import { loadRouterBench } from '../load-routerbench';
-import type { RouteMode } from '../types';
 import { flag, flagList, has, out, parseArgs, parseKnobs, run } from './args';
 
 const USAGE = [

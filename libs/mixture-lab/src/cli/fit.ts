@@ -5,10 +5,10 @@
  * (default `.rosetta/router-artefact.json`).
  */
 import { basename } from 'node:path';
-import { fitRouter, saveArtefact } from '../artefact';
-import { loadMtBench } from '../category-classifier';
+import { type RouteMode, saveArtefact } from '@rosetta/mixture';
+import { loadMtBench } from '../classifier-fit';
+import { fitRouter } from '../fit-router';
 import { loadRouterBench } from '../load-routerbench';
-import type { RouteMode } from '../types';
 import { err, flag, flagList, has, out, parseArgs, run } from './args';
 
 const USAGE =
