@@ -7,7 +7,6 @@
  * for everything the live path also does, so an evaluation routes exactly as the gateway would.
  * The gateway never imports this library.
  */
-export { CsvParser, parseCsv, parseCsvObjects } from './csv';
 export { decodePromptLiteral, parsePythonStringList } from './python-literal';
 export { commonModels, loadRouterBench, modelsOfHeader, parseRouterBench } from './load-routerbench';
 export { leaveOneOutAccuracy, loadMtBench } from './classifier-fit';
