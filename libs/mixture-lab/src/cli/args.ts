@@ -1,27 +1,55 @@
-/** Minimal argv parsing for the router CLIs (no dependency): `--flag v1 v2 …` and positionals. */
+/**
+ * Argument parsing for the router CLIs, on node:util's `parseArgs` (strict: an unknown or
+ * value-less option is an error that ends with the CLI's usage).
+ *
+ * One addition: an option declared `list` also takes the plain arguments that follow it, as in
+ * `--train a.csv b.csv --test c.csv` or `--cv 5 a.csv b.csv`, the form the usage lines and READMEs
+ * have always given; `parseArgs` alone would make `b.csv` a positional. `--train=a.csv` takes
+ * just that one value.
+ */
+import { parseArgs as parseNodeArgs } from 'node:util';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** Plain arguments after the option's value are more values (until the next option). */
+  list?: boolean;
+  short?: string;
+}
+
 export interface ParsedArgs {
   positional: string[];
+  /** Every value given to each option present, in order (none for a boolean). */
   flags: Map<string, string[]>;
 }
 
-const BOOLEAN_FLAGS = new Set(['json', 'help']);
+function firstSentence(error: unknown): string {
+  // Not `instanceof Error`: node's errors may come from another realm (as under jest).
+  const message = String((error as { message?: unknown } | null)?.message ?? error);
+  return message.split('. ')[0] ?? message;
+}
 
-export function parseArgs(argv: string[]): ParsedArgs {
+export function parseArgs(argv: string[], options: Record<string, OptionSpec>, usage: string): ParsedArgs {
+  const config = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, o.short === undefined ? { type: o.type } : { type: o.type, short: o.short }]));
+  let tokens;
+  try {
+    tokens = parseNodeArgs({ args: argv, options: config, allowPositionals: true, strict: true, tokens: true }).tokens;
+  } catch (error) {
+    throw new Error(`${firstSentence(error)}\n${usage}`);
+  }
   const positional: string[] = [];
   const flags = new Map<string, string[]>();
-  let current: string[] | null = null;
-  for (const arg of argv) {
-    if (arg === '--') continue;
-    if (arg.startsWith('--')) {
-      const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-      const values = flags.get(name) ?? [];
-      flags.set(name, values);
-      if (inline !== undefined) values.push(inline);
-      current = BOOLEAN_FLAGS.has(name) || inline !== undefined ? null : values;
-      continue;
+  let open: string[] | null = null;
+  for (const token of tokens) {
+    if (token.kind === 'option') {
+      const values = flags.get(token.name) ?? [];
+      flags.set(token.name, values);
+      if (token.value !== undefined) values.push(token.value);
+      open = options[token.name]?.list && !token.inlineValue ? values : null;
+    } else if (token.kind === 'positional') {
+      (open ?? positional).push(token.value);
+    } else {
+      open = null;
     }
-    if (current) current.push(arg);
-    else positional.push(arg);
   }
   return { positional, flags };
 }
