@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { CascadePolicy } from './cascade-fit';
+import type { CascadePolicy } from './cascade-plan';
 import type { ClassifierParams } from './category-classifier';
 import type { CostParams } from './cost-model';
 import type { QualityParams } from './quality-model';
@@ -81,5 +81,3 @@ export function loadRouterArtefact(configured: string | undefined, shipped = def
     throw new Error(`the shipped router artefact '${path}' cannot be loaded (ROUTER_ARTEFACT is not set): ${reason}`);
   }
 }
-
-export { fitRouter, type FitOptions } from './fit-router';

@@ -12,7 +12,7 @@ import type { RouterArtefact } from './artefact';
 import { type AnswerKind, answerKindOf, extractAnswer } from './answer-extraction';
 import { gridPointFor } from './calibration';
 import { cascadeState, estimateState } from './cascade-core';
-import type { CascadePlan } from './cascade-fit';
+import type { CascadePlan } from './cascade-plan';
 import { fittedCost } from './cost-model';
 import { runtimeOf, viewOf } from './runtime';
 import type { CascadeResponse, CascadeStep } from './types';

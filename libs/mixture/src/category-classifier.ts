@@ -5,8 +5,11 @@
  * still land somewhere sensible. The fitted parameters travel in the artefact. α = 0.1 and a
  * keyword weight of 4 were picked from a 3×3 grid by leave-one-out accuracy on MT-Bench (0.71;
  * chance is 0.125).
+ *
+ * The fit stays beside the classifier because it is cheap and the live path needs it: signals
+ * without an artefact classify with a classifier fitted on the keyword priors alone. Reading
+ * MT-Bench and measuring accuracy are offline work, in @rosetta/mixture-lab (classifier-fit.ts).
  */
-import { readFileSync } from 'node:fs';
 import { hashedCounts, ngramHashes } from './text-features';
 
 export const CATEGORIES = ['writing', 'roleplay', 'reasoning', 'math', 'coding', 'extraction', 'stem', 'humanities'] as const;
@@ -127,26 +130,4 @@ export function classifyCategory(params: ClassifierParams, text: string): Catego
   });
   const category = params.categories[best] as string;
   return { category, confidence: scores[category] as number, scores };
-}
-
-/** MT-Bench `question.jsonl`: `turns[0]` labelled with `category`. */
-export function loadMtBench(path: string): LabelledText[] {
-  const out: LabelledText[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const q = JSON.parse(line) as { category?: unknown; turns?: unknown };
-    const turns = Array.isArray(q.turns) ? q.turns : [];
-    if (typeof q.category === 'string' && typeof turns[0] === 'string') out.push({ text: turns[0], category: q.category });
-  }
-  return out;
-}
-
-/** Leave-one-out accuracy of the classifier on labelled texts. */
-export function leaveOneOutAccuracy(docs: LabelledText[]): number {
-  let correct = 0;
-  docs.forEach((d, i) => {
-    const params = fitCategoryClassifier(docs.filter((_, j) => j !== i));
-    if (classifyCategory(params, d.text).category === d.category) correct++;
-  });
-  return docs.length === 0 ? 0 : correct / docs.length;
 }

@@ -1,12 +1,12 @@
 /**
- * @rosetta/mixture — the Mixture-of-Models router behind `rosetta/auto`: signals, a fitted
- * quality model, a cost model, one calibrated cost/quality knob, single and cascade routing, and
- * the offline evaluation. Pure TypeScript; no model calls.
+ * @rosetta/mixture — the Mixture-of-Models router behind `rosetta/auto` as the gateway runs it:
+ * signals, the fitted quality and cost models, one calibrated cost/quality knob, single and
+ * cascade routing, and the artefact they read. Pure TypeScript; no model calls.
+ *
+ * Fitting, evaluation and the CLIs that produce an artefact are @rosetta/mixture-lab, which builds
+ * on this library; nothing here imports it, so the running gateway loads none of that code.
  */
 export * from './types';
-export { CsvParser, parseCsv, parseCsvObjects } from './csv';
-export { decodePromptLiteral, parsePythonStringList } from './python-literal';
-export { commonModels, loadRouterBench, modelsOfHeader, parseRouterBench } from './load-routerbench';
 export { extractSignals, signalValue, type SignalInput, type SignalOptions } from './signals';
 export { promptTextOf, requestFacts, type RequestFacts } from './request-text';
 export { countPromptTokens, EXACT_TOKEN_CHAR_LIMIT } from './tokens';
@@ -14,20 +14,18 @@ export {
   CATEGORIES,
   classifyCategory,
   fitCategoryClassifier,
-  leaveOneOutAccuracy,
-  loadMtBench,
   type CategoryResult,
   type ClassifierParams,
   type LabelledText,
 } from './category-classifier';
-export { DEFAULT_QUALITY_OPTIONS, QualityModel, fitQualityModel, type QualityOptions, type QualityParams, type QualityPrediction } from './quality-model';
-export { EXPECTED_OUTPUT_TOKENS, catalogCost, fitCostModel, fittedCost, type CostParams } from './cost-model';
+export { QualityModel, type PackedVector, type QualityParams, type QualityPrediction } from './quality-model';
+export { EXPECTED_OUTPUT_TOKENS, catalogCost, fittedCost, type CostParams } from './cost-model';
 export { PROFILES, UNKNOWN_MODEL_QUALITY, profileQuality, profiledModels, type ModelProfile, type ProfileTable } from './model-profiles';
 export { answerKindOf, answerLabel, extractAnswer, extractChoice, extractCode, extractFinal, type AnswerKind } from './answer-extraction';
-export { defaultLambdaGrid, gridPointFor, knobPositions, lambdaForKnob } from './calibration';
-export { compareCandidates, decide, type DecideInput } from './router';
+export { defaultLambdaGrid, gridPointFor, knobAtCost, knobPositions, lambdaForKnob } from './calibration';
+export { compareCandidates, decide, defaultKnobFor, type DecideInput } from './router';
 export { decideCascadeStep, type CascadeStepInput } from './cascade';
-export type { CascadePlan, CascadePolicy } from './cascade-fit';
+export type { CascadePlan, CascadePolicy } from './cascade-plan';
 export {
   ARTEFACT_FORMAT,
   ARTEFACT_VERSION,
@@ -39,8 +37,18 @@ export {
   type KnobCurve,
   type RouterArtefact,
 } from './artefact';
-export { DEFAULT_KNOB, DEFAULT_MODE, fitRouter, type FitOptions } from './fit-router';
-export { evaluate, routeRow, summarise, type EvalReport } from './evaluate';
-export { routingCeiling, type CeilingOptions, type CeilingPoint, type CeilingReport } from './ceiling';
-export { DEFAULT_CV_SEED, crossValidate, type CrossValidationOptions } from './cross-validation';
-export { mulberry32, stratifiedFolds } from './rng';
+
+// The pieces fitting shares with the live path, for @rosetta/mixture-lab: one implementation of
+// the text features, the artefact's encodings and the cascade state, so that what the fitter
+// measures is what the router computes.
+export {
+  DEFAULT_HASH_BITS,
+  documentFrequencies,
+  hashedCounts,
+  tfidfVector,
+  topK,
+  type IdfTable,
+  type SparseVector,
+} from './text-features';
+export { packBits, packU32, packUnit8 } from './codec';
+export { addToCell, cascadeState, estimateState, type CascadeState, type Cell, type DepthTable, type StateEstimate } from './cascade-core';

@@ -7,35 +7,15 @@
  * accuracy itself is Beta-smoothed toward the model's global accuracy. Within one task the text
  * tells little about which model will be right (kNN AUC ≈ 0.5–0.6), so β is large and most of the
  * signal is the cluster: the model stays simple and regularised.
+ *
+ * This file is the live half (decoding the parameters, predicting); fitting them is offline work
+ * and lives in @rosetta/mixture-lab (quality-fit.ts), so the gateway never loads it.
  */
-import { packU32, packUnit8, unpackU32, unpackUnit8, packBits, unpackBits } from './codec';
-import {
-  DEFAULT_HASH_BITS,
-  type IdfTable,
-  type SparseVector,
-  documentFrequencies,
-  hashedCounts,
-  idfOf,
-  ngramHashes,
-  sparseDot,
-  tfidfVector,
-  topK,
-} from './text-features';
-import type { LabelledRow } from './types';
+import { unpackBits, unpackU32, unpackUnit8 } from './codec';
+import { type IdfTable, type SparseVector, idfOf, ngramHashes, sparseDot } from './text-features';
 
-export interface QualityOptions {
-  k: number;
-  /** β: pseudo-count of the cluster prior against the similarity-weighted neighbours. */
-  shrinkage: number;
-  /** Non-zero terms kept per stored training vector. */
-  vectorTerms: number;
-  /** Below this cosine to every centroid a prompt belongs to no cluster (global prior). */
-  minClusterSimilarity: number;
-}
-
-export const DEFAULT_QUALITY_OPTIONS: QualityOptions = { k: 20, shrinkage: 20, vectorTerms: 48, minClusterSimilarity: 0.05 };
-
-interface PackedVector {
+/** A sparse vector as the artefact stores it: base64 of its bucket indices and 8-bit weights. */
+export interface PackedVector {
   idx: string;
   val: string;
 }
@@ -48,8 +28,6 @@ export interface QualityParams {
   global: number[];
   knn: { k: number; shrinkage: number; minClusterSimilarity: number; vectors: PackedVector[]; cluster: number[]; labels: string[] };
 }
-
-const countsCache = new Map<string, Map<number, number>>();
 
 /** Query terms used for the neighbour search: the heaviest ones (bounds the work per prompt). */
 const QUERY_TERMS = 64;
@@ -68,66 +46,7 @@ function topTerms(v: SparseVector, k: number): number[] {
   return all;
 }
 
-/** Hashed counts of a training prompt, cached (cross-validation refits many times). */
-export function cachedCounts(prompt: string, bits = DEFAULT_HASH_BITS): Map<number, number> {
-  const key = bits + ':' + prompt;
-  let c = countsCache.get(key);
-  if (!c) {
-    c = hashedCounts(prompt, bits);
-    countsCache.set(key, c);
-  }
-  return c;
-}
-
-const pack = (v: SparseVector): PackedVector => ({ idx: packU32(v.idx), val: packUnit8(v.val) });
 const unpack = (p: PackedVector): SparseVector => ({ idx: unpackU32(p.idx), val: unpackUnit8(p.val) });
-const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-
-function centroidOf(vectors: SparseVector[], terms: number): SparseVector {
-  const sum = new Map<number, number>();
-  for (const v of vectors) v.idx.forEach((k, i) => sum.set(k, (sum.get(k) ?? 0) + (v.val[i] as number)));
-  const idx = [...sum.keys()].sort((a, b) => a - b);
-  const val = idx.map((k) => sum.get(k) as number);
-  const n = Math.sqrt(val.reduce((s, x) => s + x * x, 0)) || 1;
-  return topK({ idx, val: val.map((x) => x / n) }, terms);
-}
-
-/** Fits the quality model; `clusterOf` names each row's cluster (its task by default). */
-export function fitQualityModel(rows: LabelledRow[], models: string[], options: QualityOptions = DEFAULT_QUALITY_OPTIONS): QualityParams {
-  const counts = rows.map((r) => cachedCounts(r.prompt));
-  const dfAll = documentFrequencies(counts);
-  const df = new Map([...dfAll].filter(([, n]) => n >= 2));
-  const table: IdfTable = { docs: rows.length, df };
-  const vectors = counts.map((c) => topK(tfidfVector(c, table), options.vectorTerms));
-  const names = [...new Set(rows.map((r) => r.task ?? 'default'))].sort();
-  const cluster = rows.map((r) => names.indexOf(r.task ?? 'default'));
-  const global = models.map((m) => rows.reduce((s, r) => s + (r.scores[m] ?? 0), 0) / Math.max(1, rows.length));
-  const accuracy = names.map((_, c) => {
-    const members = rows.filter((_, i) => cluster[i] === c);
-    return models.map((m, j) => r4((members.reduce((s, r) => s + (r.scores[m] ?? 0), 0) + 2 * (global[j] as number)) / (members.length + 2)));
-  });
-  const buckets = [...df.keys()].sort((a, b) => a - b);
-  return {
-    models,
-    hashBits: DEFAULT_HASH_BITS,
-    idf: { docs: rows.length, buckets: packU32(buckets), df: packU32(buckets.map((b) => df.get(b) as number)) },
-    clusters: {
-      names,
-      centroids: names.map((_, c) => pack(centroidOf(vectors.filter((_, i) => cluster[i] === c), 200))),
-      accuracy,
-      rows: names.map((_, c) => cluster.filter((x) => x === c).length),
-    },
-    global: global.map(r4),
-    knn: {
-      k: options.k,
-      shrinkage: options.shrinkage,
-      minClusterSimilarity: options.minClusterSimilarity,
-      vectors: vectors.map(pack),
-      cluster,
-      labels: models.map((m) => packBits(rows.map((r) => r.scores[m] ?? 0))),
-    },
-  };
-}
 
 export interface QualityPrediction {
   /** Index into `clusters.names`, or -1 when the prompt is like no cluster. */

@@ -1,6 +1,6 @@
 /** Per-artefact runtime state (decoded index, lookups), built once and cached. */
 import type { RouterArtefact } from './artefact';
-import type { CascadePlan } from './cascade-fit';
+import type { CascadePlan } from './cascade-plan';
 import { type QualityPrediction, QualityModel } from './quality-model';
 import { countPromptTokens } from './tokens';
 

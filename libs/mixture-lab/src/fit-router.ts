@@ -1,13 +1,27 @@
 /** `fitRouter`: rows in the RouterBench shape (+ MT-Bench questions) → artefact. */
-import { ARTEFACT_FORMAT, ARTEFACT_VERSION, type KnobCurve, type RouterArtefact } from './artefact';
-import { defaultLambdaGrid, knobAtCost, knobPositions } from './calibration';
-import { type CascadePolicy, type PreparedRow, type SearchOptions, preparedAnswers, searchCluster } from './cascade-fit';
-import { type LabelledText, fitCategoryClassifier } from './category-classifier';
-import { type CostParams, fittedCost, fitCostModel } from './cost-model';
+import {
+  ARTEFACT_FORMAT,
+  ARTEFACT_VERSION,
+  type CascadePolicy,
+  type CostParams,
+  type KnobCurve,
+  type LabelledRow,
+  type LabelledText,
+  type QualityParams,
+  type RouteMode,
+  type RouterArtefact,
+  QualityModel,
+  countPromptTokens,
+  defaultLambdaGrid,
+  fitCategoryClassifier,
+  fittedCost,
+  knobAtCost,
+  knobPositions,
+} from '@rosetta/mixture';
+import { type PreparedRow, type SearchOptions, preparedAnswers, searchCluster } from './cascade-fit';
+import { fitCostModel } from './cost-fit';
 import { commonModels } from './load-routerbench';
-import { DEFAULT_QUALITY_OPTIONS, type QualityOptions, type QualityParams, QualityModel, fitQualityModel } from './quality-model';
-import { countPromptTokens } from './tokens';
-import type { LabelledRow, RouteMode } from './types';
+import { DEFAULT_QUALITY_OPTIONS, type QualityOptions, fitQualityModel } from './quality-fit';
 
 /**
  * Defaults chosen by 5-fold cross-validation on the shared split (README "Results"). Cascade mode

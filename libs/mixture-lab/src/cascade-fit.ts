@@ -4,34 +4,21 @@
  * Σ correct − λ·Σ cost on the training rows, where each row is decided exactly as the live step
  * decides (accept when P(accepted answer correct) ≥ P(escalation correct) − λ·cost(escalation))
  * with leave-one-out cell statistics, so plans are not chosen for fitting their own rows.
+ * The state and its estimates are @rosetta/mixture's (cascade-core.ts), the very code the live
+ * step runs; the plans it returns are that library's `CascadePlan`s (cascade-plan.ts).
  */
-import { type AnswerKind, answerKindOf, extractAnswer } from './answer-extraction';
-import { type CascadeState, type DepthTable, addToCell, cascadeState, estimateState } from './cascade-core';
-import type { LabelledRow } from './types';
-
-export interface CascadePlan {
-  key: string;
-  cluster: number;
-  /** Activation order; with `cascade` the last model is the escalation. */
-  models: string[];
-  cascade: boolean;
-  /** Cluster accuracy of each model in `models`. */
-  priors: number[];
-  tables: DepthTable[];
-}
-
-export interface CascadePolicy {
-  alpha: number;
-  lambdas: number[];
-  plans: CascadePlan[];
-  /** choice[cluster][lambda index] → index into `plans`. */
-  choice: number[][];
-}
-
-export interface PolicyCurve {
-  cost: number[];
-  correct: number[];
-}
+import {
+  type AnswerKind,
+  type CascadePlan,
+  type CascadeState,
+  type DepthTable,
+  type LabelledRow,
+  addToCell,
+  answerKindOf,
+  cascadeState,
+  estimateState,
+  extractAnswer,
+} from '@rosetta/mixture';
 
 /** What the fitter knows about a training row. */
 export interface PreparedRow {

@@ -1,9 +1,6 @@
+import { type RouterArtefact, type ScoredCandidate, compareCandidates, decide, lambdaForKnob } from '@rosetta/mixture';
 import { SYNTH_MODELS, syntheticRows } from './__fixtures__/synthetic';
-import type { RouterArtefact } from './artefact';
-import { lambdaForKnob } from './calibration';
 import { fitRouter } from './fit-router';
-import { compareCandidates, decide } from './router';
-import type { ScoredCandidate } from './types';
 
 const candidates = SYNTH_MODELS.map((id) => ({ id }));
 const prompts = [

@@ -1,8 +1,13 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+/**
+ * RouterBench-shaped CSV files (a `prompt` column, then per model a score column `m`,
+ * `m|total_cost` and `m|model_response`) as labelled rows. Cells hold long prompts and responses
+ * with commas, quotes and line breaks, so the CSV itself is read by csv-parse.
+ */
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CsvParser } from './csv';
+import type { LabelledRow } from '@rosetta/mixture';
+import { type Options, parse } from 'csv-parse/sync';
 import { decodePromptLiteral } from './python-literal';
-import type { LabelledRow } from './types';
 
 const COST_SUFFIX = '|total_cost';
 const RESPONSE_SUFFIX = '|model_response';
@@ -46,12 +51,32 @@ export function rowFromRecord(record: string[], index: Map<string, number>, mode
   return { prompt: decodePromptLiteral(get('prompt') ?? ''), task, scores, costs, responses };
 }
 
+/**
+ * RFC 4180, read leniently where files in the wild differ: any of CRLF, LF or CR ends a record
+ * (even mixed in one file), blank lines are skipped, a short record keeps its missing cells
+ * undefined (the row is then skipped for a missing score), a quote inside an unquoted field is
+ * kept as text, and a byte-order mark is dropped.
+ */
+const CSV_OPTIONS: Options = {
+  bom: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+  skip_empty_lines: true,
+  relax_column_count: true,
+  relax_quotes: true,
+};
+
+/** CSV text as records; `source` names the file in a parse error. */
+function csvRecords(text: string, source: string): string[][] {
+  try {
+    return parse(text, CSV_OPTIONS);
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`);
+  }
+}
+
 /** Parses RouterBench-shaped CSV text. `fallbackTask` labels rows of a file without `eval_name`. */
 export function parseRouterBench(text: string, fallbackTask = 'default'): LabelledRow[] {
-  const parser = new CsvParser();
-  const records = parser.push(text);
-  records.push(...parser.end());
-  return recordsToRows(records, fallbackTask);
+  return recordsToRows(csvRecords(text, 'routerbench csv'), fallbackTask);
 }
 
 function recordsToRows(records: string[][], fallbackTask: string): LabelledRow[] {
@@ -68,27 +93,6 @@ function recordsToRows(records: string[][], fallbackTask: string): LabelledRow[]
   return rows;
 }
 
-/** Reads a file in 1 MiB chunks through the incremental parser. */
-function readCsvRecords(path: string): string[][] {
-  const parser = new CsvParser();
-  const records: string[][] = [];
-  const fd = openSync(path, 'r');
-  const buf = Buffer.alloc(1 << 20);
-  const decoder = new TextDecoder('utf-8');
-  try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      records.push(...parser.push(decoder.decode(buf.subarray(0, n), { stream: true })));
-    }
-    records.push(...parser.push(decoder.decode()));
-    records.push(...parser.end());
-  } finally {
-    closeSync(fd);
-  }
-  return records;
-}
-
 /**
  * Reads one or more RouterBench-shaped CSV files. Rows of all files are concatenated; the model
  * set of each row is the set of its own file (files may differ; evaluation uses the models every
@@ -98,7 +102,7 @@ export function loadRouterBench(paths: string[]): LabelledRow[] {
   const rows: LabelledRow[] = [];
   for (const path of paths) {
     const task = basename(path).replace(/\.csv$/i, '').replace(/_(train|test|val)$/i, '');
-    rows.push(...recordsToRows(readCsvRecords(path), task));
+    rows.push(...recordsToRows(csvRecords(readFileSync(path, 'utf8'), path), task));
   }
   return rows;
 }

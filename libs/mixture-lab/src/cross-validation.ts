@@ -3,7 +3,7 @@ import { fitRouter, type FitOptions } from './fit-router';
 import { type EvalReport, accumulate, curveKnobs, emptySums, summarise } from './evaluate';
 import { commonModels } from './load-routerbench';
 import { stratifiedFolds } from './rng';
-import type { LabelledRow, RouteMode } from './types';
+import type { LabelledRow, RouteMode } from '@rosetta/mixture';
 
 export interface CrossValidationOptions {
   k: number;

@@ -1,6 +1,6 @@
 /** Synthetic labelled rows for unit tests: two tasks, three models with known accuracy and price. */
 import { mulberry32 } from '../rng';
-import type { LabelledRow } from '../types';
+import type { LabelledRow } from '@rosetta/mixture';
 
 export const SYNTH_MODELS = ['cheap', 'mid', 'strong'];
 

@@ -9,7 +9,7 @@ import { evaluate } from './evaluate';
 import { fitRouter } from './fit-router';
 import { loadRouterBench } from './load-routerbench';
 import { stratifiedFolds } from './rng';
-import type { LabelledRow } from './types';
+import type { LabelledRow } from '@rosetta/mixture';
 
 const DIRS = ['/work/shared/data/routing/routerbench', join(__dirname, '..', '..', '..', '..', 'shared', 'data', 'routing', 'routerbench')];
 const DIR = DIRS.find((d) => existsSync(join(d, 'arc_challenge_train.csv'))) ?? (DIRS[0] as string);

@@ -17,9 +17,8 @@
  * (cost, correct) — for each task, then for all tasks at once (same λ everywhere). Any policy of
  * the family, mixed or not, lies on or below that hull.
  */
-import { type AnswerKind, answerKindOf, extractAnswer } from './answer-extraction';
+import { type AnswerKind, type LabelledRow, answerKindOf, extractAnswer } from '@rosetta/mixture';
 import { commonModels } from './load-routerbench';
-import type { LabelledRow } from './types';
 
 export interface CeilingPoint {
   cost_usd: number;

@@ -1,5 +1,5 @@
 import { routingCeiling } from './ceiling';
-import type { LabelledRow } from './types';
+import type { LabelledRow } from '@rosetta/mixture';
 
 const QUIZ = 'Which is right?\nA) one\nB) two\nC) three\nD) four\nAnswer:';
 const CODE = 'Write a python function to reverse a list.';

@@ -7,14 +7,14 @@
  *   router could reach on these rows, chosen in-sample: see ceiling.ts)
  * The models in the files are the candidates; the router sees only the prompt text.
  */
-import { fitRouter, loadArtefact } from '../artefact';
-import { loadMtBench } from '../category-classifier';
-import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
+import { type RouteMode, loadArtefact } from '@rosetta/mixture';
 import { type CeilingReport, routingCeiling } from '../ceiling';
+import { loadMtBench } from '../classifier-fit';
+import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
 import { type EvalReport, evaluate } from '../evaluate';
+import { fitRouter } from '../fit-router';
 import { loadRouterBench } from '../load-routerbench';
-import type { RouteMode } from '../types';
-import { flag, flagList, has, out, parseArgs, parseKnobs, run } from './args';
+import { type OptionSpec, flag, flagList, has, out, parseArgs, parseKnobs, run } from './args';
 
 const USAGE = [
   'usage: router:eval -- --train <csv...> --test <csv...> [--json] [--knobs 0,0.1,...,1] [--mode single|cascade] [--mt-bench question.jsonl]',
@@ -62,8 +62,23 @@ function printCeiling(r: CeilingReport, files: string[]): void {
   }
 }
 
+const OPTIONS: Record<string, OptionSpec> = {
+  train: { type: 'string', list: true },
+  test: { type: 'string', list: true },
+  cv: { type: 'string', list: true },
+  ceiling: { type: 'string', list: true },
+  artefact: { type: 'string' },
+  'mt-bench': { type: 'string' },
+  knobs: { type: 'string' },
+  mode: { type: 'string' },
+  seed: { type: 'string' },
+  depth: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
 function main(): void {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), OPTIONS, USAGE);
   if (has(args, 'help')) return out(USAGE);
   if (has(args, 'ceiling')) {
     const files = [...flagList(args, 'ceiling'), ...args.positional];

@@ -5,10 +5,9 @@
  * A benchmark, not a test: prints p50/p99 per prompt size.
  */
 import { performance } from 'node:perf_hooks';
-import { defaultArtefactPath, loadArtefact } from '../artefact';
+import { decide, defaultArtefactPath, loadArtefact } from '@rosetta/mixture';
 import { mulberry32 } from '../rng';
-import { decide } from '../router';
-import { flag, out, parseArgs, run } from './args';
+import { type OptionSpec, flag, has, out, parseArgs, run } from './args';
 
 const VOCAB = 'the a of to and in is it that for on with as was at by an be this which or from but not are have what how why explain write function return value list number answer option because when where science energy plant water model data'.split(' ');
 
@@ -27,10 +26,20 @@ function prompt(tokens: number, seed: number): string {
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 
+const USAGE = 'usage: router:bench -- [--artefact path] [--iterations 2000]';
+
+const OPTIONS: Record<string, OptionSpec> = {
+  artefact: { type: 'string' },
+  iterations: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
 function main(): void {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), OPTIONS, USAGE);
+  if (has(args, 'help')) return out(USAGE);
   const artefact = loadArtefact(flag(args, 'artefact') ?? defaultArtefactPath());
   const iterations = Number(flag(args, 'iterations') ?? 2000);
+  if (!Number.isInteger(iterations) || iterations < 1) throw new Error(`--iterations: a positive integer\n${USAGE}`);
   const candidates = artefact.models.map((id) => ({ id }));
   // Warm-up: builds the runtime index and lets the JIT compile the hot paths before measuring.
   for (let i = 0; i < 1000; i++) decide({ text: prompt([10, 100, 500, 2000, 8000][i % 5] as number, 7 + i), candidates }, artefact);

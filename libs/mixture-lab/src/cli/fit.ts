@@ -5,17 +5,27 @@
  * (default `.rosetta/router-artefact.json`).
  */
 import { basename } from 'node:path';
-import { fitRouter, saveArtefact } from '../artefact';
-import { loadMtBench } from '../category-classifier';
+import { type RouteMode, saveArtefact } from '@rosetta/mixture';
+import { loadMtBench } from '../classifier-fit';
+import { fitRouter } from '../fit-router';
 import { loadRouterBench } from '../load-routerbench';
-import type { RouteMode } from '../types';
-import { err, flag, flagList, has, out, parseArgs, run } from './args';
+import { type OptionSpec, err, flag, flagList, has, out, parseArgs, run } from './args';
 
 const USAGE =
   'usage: router:fit -- <csv...> [--out .rosetta/router-artefact.json] [--mt-bench question.jsonl] [--mode cascade|single] [--cost-share 0.38 | --knob k]';
 
+const OPTIONS: Record<string, OptionSpec> = {
+  csv: { type: 'string', list: true },
+  out: { type: 'string' },
+  'mt-bench': { type: 'string' },
+  mode: { type: 'string' },
+  knob: { type: 'string' },
+  'cost-share': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
 function main(): void {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2), OPTIONS, USAGE);
   const files = [...args.positional, ...flagList(args, 'csv')];
   if (has(args, 'help') || files.length === 0) {
     out(USAGE);

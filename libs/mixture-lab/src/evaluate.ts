@@ -4,12 +4,18 @@
  * the same `decideCascadeStep` as the live gateway, and are charged the recorded cost of every
  * model activated.
  */
-import type { RouterArtefact } from './artefact';
-import { decideCascadeStep } from './cascade';
+import {
+  type CascadeResponse,
+  type LabelledRow,
+  type RouteMode,
+  type RouterArtefact,
+  type Signal,
+  decide,
+  decideCascadeStep,
+  defaultKnobFor,
+  extractSignals,
+} from '@rosetta/mixture';
 import { commonModels } from './load-routerbench';
-import { decide, defaultKnobFor } from './router';
-import { extractSignals } from './signals';
-import type { CascadeResponse, LabelledRow, RouteMode, Signal } from './types';
 
 export interface RowOutcome {
   correct: number;

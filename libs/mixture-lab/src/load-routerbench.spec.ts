@@ -1,4 +1,7 @@
-import { commonModels, modelsOfHeader, parseRouterBench } from './load-routerbench';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commonModels, loadRouterBench, modelsOfHeader, parseRouterBench } from './load-routerbench';
 import { decodePromptLiteral, parsePythonStringList } from './python-literal';
 
 describe('Python list literals', () => {
@@ -56,5 +59,46 @@ describe('RouterBench CSV', () => {
   it('rejects files without a prompt column or without models', () => {
     expect(() => parseRouterBench('a,b\n1,2\n')).toThrow(/prompt/);
     expect(() => parseRouterBench('prompt,m\nx,1\n')).toThrow(/total_cost/);
+  });
+});
+
+// The CSV framing is csv-parse's; these pin the options it is called with, on the shapes
+// RouterBench cells take (long prompts and responses with commas, quotes and line breaks).
+describe('RouterBench CSV framing', () => {
+  const HEADER = 'prompt,m,m|total_cost,m|model_response';
+  const prompts = (text: string): string[] => parseRouterBench(text).map((r) => r.prompt);
+
+  it('keeps commas, doubled quotes and line breaks inside quoted cells', () => {
+    const rows = parseRouterBench(`${HEADER}\n"hello, world",1,0.1,"she said ""hi"""\n"line one\nline two\r\nline three",0,0.2,x\n`);
+    expect(rows.map((r) => [r.prompt, r.responses['m']])).toEqual([
+      ['hello, world', 'she said "hi"'],
+      ['line one\nline two\r\nline three', 'x'],
+    ]);
+  });
+
+  it('ends records at CRLF, LF or CR, even mixed, skips blank lines and needs no final newline', () => {
+    expect(prompts(`${HEADER}\r\na,1,0.1,\n\nb,0,0.2,\r\r\nc,1,0.3,`)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('skips a short record (its score is missing) and keeps a quote inside an unquoted cell', () => {
+    expect(prompts(`${HEADER}\nonly a prompt\nsay "hi" there,1,0.1,ok\n`)).toEqual(['say "hi" there']);
+  });
+
+  describe('files', () => {
+    let dir: string;
+    beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'rosetta-routerbench-'))));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('reads a file with a byte-order mark and names its task after the file', () => {
+      const path = join(dir, 'quiz_train.csv');
+      writeFileSync(path, `\uFEFF${HEADER}\r\n"['Which one?\\nA) x']",1,0.1,"['A']"\r\n`);
+      expect(loadRouterBench([path])).toEqual([{ prompt: 'Which one?\nA) x', task: 'quiz', scores: { m: 1 }, costs: { m: 0.1 }, responses: { m: 'A' } }]);
+    });
+
+    it('names the file when a quoted cell is never closed', () => {
+      const path = join(dir, 'broken.csv');
+      writeFileSync(path, `${HEADER}\n"a quote never closed,1,0.1,x\n`);
+      expect(() => loadRouterBench([path])).toThrow(path);
+    });
   });
 });
