@@ -4,7 +4,7 @@
  * beside the part together with the protocol that produced it, so an encoder can tell whether it
  * is allowed to send it back.
  */
-import type { ProtocolId } from './protocol';
+import type { UpstreamProtocolId } from './protocol';
 
 /** Where a piece of media lives: inline bytes or a URL the upstream fetches. */
 export type MediaSource =
@@ -52,7 +52,7 @@ export interface AudioPart {
 
 /** An opaque signature bound to the protocol (and so the provider family) that issued it. */
 export interface ProviderSignature {
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   value: string;
 }
 
@@ -88,7 +88,7 @@ export interface ThinkingPart {
 export interface RedactedThinkingPart {
   type: 'redacted_thinking';
   data: string;
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
 }
 
 export interface RefusalPart {

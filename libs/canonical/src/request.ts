@@ -1,5 +1,5 @@
 import type { Message } from './message';
-import type { ProtocolId } from './protocol';
+import type { DialectId } from './protocol';
 import type { RoutingPreferences } from './routing-preferences';
 import type { JsonSchema, ToolChoice, ToolDefinition } from './tool';
 
@@ -23,7 +23,7 @@ export interface ThinkingConfig {
  * Rosetta does not model (the fast path of ARCHITECTURE §1).
  */
 export interface RequestPassthrough {
-  protocol: ProtocolId;
+  protocol: DialectId;
   body: Record<string, unknown>;
   headers?: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 import type { ProviderSignature } from './content-part';
 import type { FinishReason } from './finish-reason';
 import type { GatewayError } from './gateway-error';
-import type { ProtocolId } from './protocol';
+import type { UpstreamProtocolId } from './protocol';
 import type { Usage } from './usage';
 
 /**
@@ -17,7 +17,7 @@ export type StreamEvent =
   | { type: 'thinking-start'; index: number }
   | { type: 'thinking-delta'; index: number; text: string }
   | { type: 'thinking-end'; index: number; signature?: ProviderSignature }
-  | { type: 'redacted-thinking'; index: number; data: string; protocol: ProtocolId }
+  | { type: 'redacted-thinking'; index: number; data: string; protocol: UpstreamProtocolId }
   | { type: 'refusal-delta'; index: number; text: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string; signature?: ProviderSignature }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }

@@ -1,10 +1,10 @@
-import type { ProtocolId } from '@rosetta/canonical';
+import type { DialectId } from '@rosetta/canonical';
 
 /**
  * Which dialect a path belongs to, so errors raised before a controller runs (auth, body parsing,
  * unknown routes) are still rendered in the envelope the caller's SDK parses.
  */
-export function dialectForPath(path: string): ProtocolId {
+export function dialectForPath(path: string): DialectId {
   if (path.startsWith('/v1beta') || /\/v1beta\/models\//.test(path)) return 'gemini';
   if (path.startsWith('/v1/messages') || /\/v1\/messages(?:\/count_tokens)?$/.test(path)) return 'anthropic';
   return 'openai';

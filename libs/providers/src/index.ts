@@ -4,7 +4,5 @@ export * from './http-transport';
 export * from './upstream-error';
 export * from './upstream-call';
 export * from './providers.module';
-export * from './openai/openai-chat.adapter';
-export * from './anthropic/anthropic-messages.adapter';
-export * from './gemini/gemini.adapter';
+export * from './protocol-adapter';
 export * from './ssrf';

@@ -1,5 +1,5 @@
 import type { AbortWatch } from './abort-line';
-import type { CanonicalRequest, CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 export interface UpstreamTimeoutsMs {
   connectMs: number;
@@ -13,7 +13,7 @@ export interface UpstreamTimeoutsMs {
 /** Where and how to call: one provider endpoint serving one model, with its credentials. */
 export interface UpstreamTarget {
   provider: string;
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   /** e.g. `https://api.openai.com/v1`; the adapter appends its protocol's path. */
   baseUrl: string;
   apiKey: string;
@@ -58,7 +58,7 @@ export interface AdapterStream {
  * Failures are thrown as GatewayError (`upstream_error`, retryable where a retry may help).
  */
 export interface ProviderAdapter {
-  readonly protocol: ProtocolId;
+  readonly protocol: UpstreamProtocolId;
   complete(call: UpstreamCall): Promise<AdapterCompletion>;
   stream(call: UpstreamCall): Promise<AdapterStream>;
 }

@@ -1,20 +1,17 @@
 import { Module, type OnApplicationShutdown } from '@nestjs/common';
-import { AnthropicMessagesAdapter } from './anthropic/anthropic-messages.adapter';
-import { GeminiAdapter } from './gemini/gemini.adapter';
+import { UPSTREAM_PROTOCOLS } from '@rosetta/protocols/upstreams';
 import { HttpTransport } from './http-transport';
-import { OpenAIChatAdapter } from './openai/openai-chat.adapter';
+import { ProtocolAdapter } from './protocol-adapter';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from './provider-adapter';
 
+/** One adapter per upstream protocol (UPSTREAM_PROTOCOLS), by protocol id, over one transport. */
 @Module({
   providers: [
     HttpTransport,
-    OpenAIChatAdapter,
-    AnthropicMessagesAdapter,
-    GeminiAdapter,
     {
       provide: PROVIDER_ADAPTERS,
-      useFactory: (...adapters: ProviderAdapter[]): ReadonlyMap<string, ProviderAdapter> => new Map(adapters.map((a) => [a.protocol, a])),
-      inject: [OpenAIChatAdapter, AnthropicMessagesAdapter, GeminiAdapter],
+      useFactory: (transport: HttpTransport): ReadonlyMap<string, ProviderAdapter> => new Map(UPSTREAM_PROTOCOLS.map((p) => [p.id, new ProtocolAdapter(p, transport)])),
+      inject: [HttpTransport],
     },
   ],
   exports: [PROVIDER_ADAPTERS, HttpTransport],

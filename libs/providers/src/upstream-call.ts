@@ -81,26 +81,19 @@ export function requireHonoured<T>(request: CanonicalRequest, converted: { value
   return converted;
 }
 
-/** Where each protocol keeps the output cap in its body. */
-const OUTPUT_FIELDS: Record<string, Array<readonly string[]>> = {
-  openai: [['max_completion_tokens'], ['max_tokens']],
-  anthropic: [['max_tokens']],
-  gemini: [['generationConfig', 'maxOutputTokens']],
-};
-
 /**
- * Lowers the body's output cap to what the endpoint can give (docs/decisions/0003), on the fast
- * path too, and says so in the warnings. The body is copied where it changes.
+ * Lowers the body's output cap (at the protocol's `fields`) to what the endpoint can give
+ * (docs/decisions/0003), on the fast path too, and says so in the warnings. The body is copied where it changes.
  */
 export function clampOutputTokens<T extends Record<string, unknown>>(
-  protocol: string,
+  fields: ReadonlyArray<readonly string[]>,
   converted: { value: T; warnings: TranslationWarning[] },
   cap: number | undefined,
 ): { value: T; warnings: TranslationWarning[] } {
   if (cap === undefined) return converted;
   let body: Record<string, unknown> = converted.value;
   let clamped = false;
-  for (const path of OUTPUT_FIELDS[protocol] ?? []) {
+  for (const path of fields) {
     const [head, leaf] = path.length === 2 ? [path[0]!, path[1]!] : [undefined, path[0]!];
     const holder = (head ? body[head] : body) as Record<string, unknown> | undefined;
     const value = holder?.[leaf];

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested,
 } from 'class-validator';
+import { UPSTREAM_PROTOCOL_IDS } from '@rosetta/protocols/upstreams';
 
 const PRICE = /^\d+(\.\d+)?(e-?\d+)?$/i;
 
@@ -32,7 +33,7 @@ export class EndpointEntryDto {
 /** One provider entry of PROVIDERS_FILE, the catalog, or PUT /admin/providers/{slug}. */
 export class ProviderEntryDto {
   @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'slug must be a lowercase slug' }) slug!: string;
-  @IsIn(['openai', 'anthropic', 'gemini']) protocol!: string;
+  @IsIn(UPSTREAM_PROTOCOL_IDS) protocol!: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'base_url must be an http(s) URL' }) base_url?: string;
   @IsOptional() @Matches(/^[A-Z_][A-Z0-9_]*$/, { message: 'api_key_env must be an environment variable name' }) api_key_env?: string;
   @IsOptional() @IsString() api_key?: string;

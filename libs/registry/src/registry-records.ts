@@ -1,4 +1,4 @@
-import type { ProtocolId } from '@rosetta/canonical';
+import type { UpstreamProtocolId } from '@rosetta/canonical';
 import type { RegistrySource } from './registry.entities';
 
 /** USD per token, as decimal strings (the registry's convention). */
@@ -13,7 +13,7 @@ export interface EndpointPricing {
 
 export interface ProviderRecord {
   slug: string;
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   baseUrl: string | null;
   apiKeyEnv: string | null;
   apiKey: string | null;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GatewayError, type ProtocolId } from '@rosetta/canonical';
+import { GatewayError, type UpstreamProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { ROSETTA_CONFIG, SECRET_BOX, type RosettaConfig, type SecretBox } from '@rosetta/platform';
 import type { EndpointEntryDto, ModelEntryDto, ProviderEntryDto } from './provider-entry.dto';
@@ -27,7 +27,7 @@ export class RegistryWriterService {
     }
     await this.repository.upsertProvider({
       slug: entry.slug,
-      protocol: entry.protocol as ProtocolId,
+      protocol: entry.protocol as UpstreamProtocolId,
       baseUrl: entry.base_url ?? null,
       apiKeyEnv: entry.api_key_env ?? null,
       apiKey: entry.api_key ?? null,

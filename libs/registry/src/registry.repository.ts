@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ProtocolId } from '@rosetta/canonical';
+import type { UpstreamProtocolId } from '@rosetta/canonical';
 import { APP_LOGGER, isSealed, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
 import { DataSource } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
@@ -168,7 +168,7 @@ function precedence(table: string): string {
 
 function toProvider(p: ProviderEntity): ProviderRecord {
   return {
-    slug: p.slug, protocol: p.protocol as ProtocolId, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, apiKey: p.apiKey,
+    slug: p.slug, protocol: p.protocol as UpstreamProtocolId, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, apiKey: p.apiKey,
     dataCollection: p.dataCollection === 'deny' ? 'deny' : 'allow', zdr: p.zdr, builtin: p.builtin, disabled: p.disabled, source: p.source,
   };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { ProtocolId } from '@rosetta/canonical';
+import type { UpstreamProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { AUTO_MODEL_NAME } from './catalog';
@@ -125,6 +125,6 @@ export class RegistryService implements OnModuleInit {
     const baseUrl = (builtin?.baseUrl ?? p.baseUrl)?.replace(/\/+$/, '') ?? null;
     const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? undefined;
     const { apiKeyEnv: _env, apiKey: _key, ...rest } = p;
-    return { ...rest, protocol: p.protocol as ProtocolId, baseUrl, apiKey, configured: Boolean(baseUrl && apiKey) };
+    return { ...rest, protocol: p.protocol as UpstreamProtocolId, baseUrl, apiKey, configured: Boolean(baseUrl && apiKey) };
   }
 }

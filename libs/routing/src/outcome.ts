@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
-import type { CanonicalResponse, ProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
 import type { RequestSpan } from '@rosetta/platform';
 import type { AbortWatch } from '@rosetta/providers';
@@ -10,7 +10,7 @@ export interface ServedMeta {
   model: string;
   provider: string;
   /** The upstream protocol that served it. */
-  protocol: ProtocolId;
+  protocol: UpstreamProtocolId;
   /** The serving endpoint's prices, for the usage ledger. */
   pricing?: TokenPricing;
   attempts: number;

@@ -1,3 +1,4 @@
+import { UPSTREAM_PROTOCOLS } from '@rosetta/protocols/upstreams';
 import type { CanonicalRequest } from '@rosetta/canonical';
 
 /** What a request needs from an endpoint, computed once per request. */
@@ -32,9 +33,5 @@ export function requestFeatures(request: CanonicalRequest, promptTokens: number)
   return { promptTokens, maxOutputTokens: request.maxOutputTokens, tools: Boolean(request.tools?.length), images, reasoning: Boolean(request.thinking?.enabled), parameters };
 }
 
-/** Parameters each upstream protocol can carry at all (the rest are dropped with a warning). */
-export const PROTOCOL_PARAMETERS: Record<string, readonly string[]> = {
-  openai: ['tools', 'tool_choice', 'temperature', 'top_p', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
-  anthropic: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'response_format', 'max_tokens', 'reasoning'],
-  gemini: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
-};
+/** Parameters each upstream protocol can carry at all (the rest are dropped with a warning): its descriptor's. */
+export const PROTOCOL_PARAMETERS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(UPSTREAM_PROTOCOLS.map((p) => [p.id, p.parameters]));

@@ -1,4 +1,4 @@
-import type { ProtocolId, Usage } from '@rosetta/canonical';
+import type { DialectId, Usage } from '@rosetta/canonical';
 
 /** USD per token as decimal strings, the registry's pricing convention. */
 export interface TokenPricing {
@@ -20,7 +20,7 @@ export interface UsageDraft {
   apiKeyId?: string;
   /** The key's team at the time of the request: its spend counts against the team's budget. */
   teamId?: string;
-  dialect: ProtocolId;
+  dialect: DialectId;
   streamed: boolean;
   startedAt: number;
   requestedModel?: string;

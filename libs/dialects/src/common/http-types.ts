@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
-import type { ProtocolId } from '@rosetta/canonical';
+import type { DialectId } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
 import type { RequestSpan } from '@rosetta/platform';
 import type { UsageDraft } from '@rosetta/usage';
@@ -16,7 +16,7 @@ export interface GatewayHttpRequest {
   path: string;
   method: string;
   /** The dialect of the route (the data plane knows it); else found from the path. */
-  dialect?: ProtocolId;
+  dialect?: DialectId;
   headers: Record<string, string | string[] | undefined>;
   query: Record<string, unknown>;
   body: unknown;

@@ -1,21 +1,21 @@
-import type { GatewayError, ProtocolId } from '@rosetta/canonical';
+import type { GatewayError, DialectId } from '@rosetta/canonical';
 import { renderAnthropicMessagesError } from '@rosetta/protocols/anthropic-messages';
 import { renderGeminiError } from '@rosetta/protocols/gemini';
 import { renderOpenAIChatError } from '@rosetta/protocols/openai-chat';
 import { sendJson, type GatewayHttpResponse } from './http-types';
 
-const RENDERERS: Record<ProtocolId, (error: GatewayError, requestId: string) => Record<string, unknown>> = {
+const RENDERERS: Record<DialectId, (error: GatewayError, requestId: string) => Record<string, unknown>> = {
   openai: renderOpenAIChatError,
   anthropic: renderAnthropicMessagesError,
   gemini: renderGeminiError,
 };
 
-export function renderErrorBody(dialect: ProtocolId, error: GatewayError, requestId: string): Record<string, unknown> {
+export function renderErrorBody(dialect: DialectId, error: GatewayError, requestId: string): Record<string, unknown> {
   return RENDERERS[dialect](error, requestId);
 }
 
 /** Writes an error response in the caller's dialect, with retry hints for 429s. */
-export function sendError(res: GatewayHttpResponse, dialect: ProtocolId, error: GatewayError, requestId: string): void {
+export function sendError(res: GatewayHttpResponse, dialect: DialectId, error: GatewayError, requestId: string): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, ProtocolId, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, DialectId, TranslationWarning } from '@rosetta/canonical';
 import type { ChatService, ServedMeta } from '@rosetta/routing';
 import { callContext } from './call-context';
 import { sendJson, type GatewayHttpRequest, type GatewayHttpResponse } from './http-types';
@@ -7,7 +7,7 @@ import { writeEventStream, type StreamFraming } from './write-event-stream';
 
 /** What a dialect contributes: how to render a whole response and how to frame a stream. */
 export interface DialectEncoding {
-  dialect: ProtocolId;
+  dialect: DialectId;
   response(response: CanonicalResponse, meta: ServedMeta): unknown;
   stream(meta: ServedMeta): StreamFraming;
 }

@@ -1,4 +1,4 @@
-import type { ProtocolId } from '@rosetta/canonical';
+import type { DialectId } from '@rosetta/canonical';
 
 /** What a data-plane route runs: the name of a DataPlaneHandlers method. */
 export type HandlerName =
@@ -22,7 +22,7 @@ export interface DataPlaneRoute {
   method: 'GET' | 'POST';
   pattern: string;
   /** The dialect its errors are written in and its credential is looked for in. */
-  dialect: ProtocolId;
+  dialect: DialectId;
   handler: HandlerName;
 }
 

@@ -21,3 +21,4 @@ export {
   renderAnthropicMessagesError,
   type AnthropicMessagesErrorBody,
 } from './anthropic-messages-error';
+export { anthropicMessagesUpstream } from './anthropic-messages.upstream';

@@ -5,3 +5,4 @@ export * from './data-url';
 export * from './synthesize-tool-call-id';
 export * from './convert-routing-fields';
 export * from './provider-signature';
+export * from './upstream-protocol';

@@ -1,4 +1,4 @@
-import type { ProtocolId, ProviderSignature } from '@rosetta/canonical';
+import type { DialectId, ProviderSignature, UpstreamProtocolId } from '@rosetta/canonical';
 
 /**
  * Thinking signatures are only valid for the provider family that issued them. When a signature
@@ -11,19 +11,25 @@ import type { ProtocolId, ProviderSignature } from '@rosetta/canonical';
  */
 const PREFIX = 'rosetta-sig.';
 
-export function wrapSignature(signature: ProviderSignature, dialect: ProtocolId): string {
+/**
+ * An upstream protocol id as a wrapped signature names it. Any well-formed id is taken: it is only
+ * ever compared with the id of the upstream about to be called, so one no upstream has is inert.
+ */
+function protocolId(text: string | undefined): UpstreamProtocolId | undefined {
+  return text !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(text) ? (text as UpstreamProtocolId) : undefined;
+}
+
+export function wrapSignature(signature: ProviderSignature, dialect: DialectId): string {
   if (signature.protocol === dialect) return signature.value;
   return `${PREFIX}${signature.protocol}.${Buffer.from(signature.value, 'utf8').toString('base64url')}`;
 }
 
-export function unwrapSignature(value: string, dialect: ProtocolId): ProviderSignature {
+export function unwrapSignature(value: string, dialect: DialectId): ProviderSignature {
   if (value.startsWith(PREFIX)) {
     const rest = value.slice(PREFIX.length);
     const dot = rest.indexOf('.');
-    const protocol = rest.slice(0, dot);
-    if (protocol === 'openai' || protocol === 'anthropic' || protocol === 'gemini') {
-      return { protocol, value: Buffer.from(rest.slice(dot + 1), 'base64url').toString('utf8') };
-    }
+    const protocol = dot > 0 ? protocolId(rest.slice(0, dot)) : undefined;
+    if (protocol) return { protocol, value: Buffer.from(rest.slice(dot + 1), 'base64url').toString('utf8') };
   }
   return { protocol: dialect, value };
 }
@@ -42,13 +48,13 @@ export function wrapCallSignature(signature: ProviderSignature): string {
 /** The call signature carried by `value`, or undefined when `value` is not one. */
 export function unwrapCallSignature(value: string): ProviderSignature | undefined {
   if (!value.startsWith(PREFIX)) return undefined;
-  const [protocol, marker, encoded] = value.slice(PREFIX.length).split('.', 3);
-  if (`${marker}.` !== CALL || encoded === undefined) return undefined;
-  if (protocol !== 'openai' && protocol !== 'anthropic' && protocol !== 'gemini') return undefined;
+  const [name, marker, encoded] = value.slice(PREFIX.length).split('.', 3);
+  const protocol = protocolId(name);
+  if (`${marker}.` !== CALL || encoded === undefined || !protocol) return undefined;
   return { protocol, value: Buffer.from(encoded, 'base64url').toString('utf8') };
 }
 
 /** The signature to send to an upstream of `protocol`, or undefined when it belongs elsewhere. */
-export function signatureFor(signature: ProviderSignature | undefined, protocol: ProtocolId): string | undefined {
+export function signatureFor(signature: ProviderSignature | undefined, protocol: UpstreamProtocolId): string | undefined {
   return signature?.protocol === protocol ? signature.value : undefined;
 }

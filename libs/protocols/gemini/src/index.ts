@@ -11,3 +11,4 @@ export { formatGeminiSSE, GeminiJsonArrayWriter } from './gemini-stream-framing'
 export { parseGeminiSSE } from './parse-gemini-sse';
 export { parseGeminiJsonArray } from './parse-gemini-json-array';
 export { geminiRpcStatus, parseGeminiErrorBody, renderGeminiError, type GeminiErrorBody } from './gemini-error';
+export { geminiUpstream } from './gemini.upstream';

@@ -13,3 +13,4 @@ export { OpenAIChatStreamEncoder, type OpenAIChatStreamEncoderOptions } from './
 export { parseOpenAIChatSSE } from './parse-openai-chat-sse';
 export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBody } from './openai-chat-error';
 export * from './reasoning-details';
+export { openAIChatUpstream } from './openai-chat.upstream';

@@ -11,7 +11,7 @@
 import type {
   AssistantContentPart,
   ProviderSignature,
-  ProtocolId,
+  UpstreamProtocolId,
   RedactedThinkingPart,
   ThinkingPart,
   ToolCallPart,
@@ -78,7 +78,7 @@ export function fromReasoningDetails(value: unknown): AssistantContentPart[] | u
     if (!isRecord(entry) || carriedCallSignature(entry)) continue;
     if (entry['type'] === 'reasoning.encrypted' && isString(entry['data'])) {
       const unwrapped = unwrapSignature(entry['data'], 'openai');
-      parts.push({ type: 'redacted_thinking', data: unwrapped.value, protocol: unwrapped.protocol as ProtocolId });
+      parts.push({ type: 'redacted_thinking', data: unwrapped.value, protocol: unwrapped.protocol as UpstreamProtocolId });
     } else if (entry['type'] === 'reasoning.text' && isString(entry['text'])) {
       const signature = isString(entry['signature']) && entry['signature'] ? unwrapSignature(entry['signature'], 'openai') : undefined;
       parts.push(signature ? { type: 'thinking', text: entry['text'], signature } : { type: 'thinking', text: entry['text'] });

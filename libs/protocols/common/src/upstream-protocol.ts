@@ -1,0 +1,38 @@
+import type { CanonicalRequest, CanonicalResponse, Converted, StreamEvent, UpstreamProtocolId } from '@rosetta/canonical';
+
+/** What the registry knows of the endpoint being called, as the codec needs it. */
+export interface UpstreamEndpoint {
+  upstreamModel: string;
+  /** Whether the endpoint reasons (registry `reasoning`); undefined when unknown. */
+  reasoning?: boolean;
+  /** The endpoint's output limit. */
+  maxCompletionTokens?: number;
+}
+
+/**
+ * An upstream protocol, described once by its protocol library: everything the gateway needs to
+ * call a provider that speaks it. The providers library turns each into an adapter (one generic
+ * implementation), the router reads its parameters, the registry its id. Adding an upstream
+ * protocol is a library exporting one of these and one line in `@rosetta/protocols/upstreams`.
+ */
+export interface UpstreamProtocol {
+  readonly id: UpstreamProtocolId;
+  /** Request parameters this protocol can carry at all; the router filters endpoints by them. */
+  readonly parameters: readonly string[];
+  /** Where a wire body keeps its output cap (paths into the body), to lower it to the endpoint's. */
+  readonly outputCapFields: ReadonlyArray<readonly string[]>;
+  /** The URL to POST to, from the provider's base URL. */
+  url(baseUrl: string, upstreamModel: string, stream: boolean): string;
+  /** Credentials and protocol headers (the client's own, where the protocol forwards them). */
+  headers(apiKey: string, request: CanonicalRequest): Record<string, string>;
+  /** Canonical request → wire body, with what could not be carried. */
+  encode(request: CanonicalRequest, endpoint: UpstreamEndpoint): Converted<Record<string, unknown>>;
+  /** Wire response body → canonical response. */
+  decode(body: Record<string, unknown>): CanonicalResponse;
+  /** The streamed body's framing → parsed chunks. */
+  parseStream(source: AsyncIterable<Uint8Array | string>): AsyncIterable<unknown>;
+  /** A fresh decoder for one stream's chunks. */
+  streamDecoder(): { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] };
+  /** The provider's error message from an error body. */
+  parseError(text: string): { message: string };
+}

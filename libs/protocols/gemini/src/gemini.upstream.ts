@@ -1,0 +1,20 @@
+import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { convertGeminiResponse } from './convert-gemini-response';
+import { convertToGeminiRequest, geminiPath } from './convert-to-gemini-request';
+import { parseGeminiErrorBody } from './gemini-error';
+import { GeminiStreamDecoder } from './gemini-stream-decoder';
+import { parseGeminiSSE } from './parse-gemini-sse';
+
+/** Gemini generateContent upstreams (the model goes in the path; streams use ?alt=sse). */
+export const geminiUpstream: UpstreamProtocol = {
+  id: 'gemini',
+  parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
+  outputCapFields: [['generationConfig', 'maxOutputTokens']],
+  url: (baseUrl, upstreamModel, stream) => `${baseUrl}${geminiPath(upstreamModel, stream)}`,
+  headers: (apiKey) => ({ 'x-goog-api-key': apiKey }),
+  encode: (request, endpoint) => convertToGeminiRequest({ request, upstreamModel: endpoint.upstreamModel }),
+  decode: (body) => convertGeminiResponse({ body }),
+  parseStream: parseGeminiSSE,
+  streamDecoder: () => new GeminiStreamDecoder(),
+  parseError: parseGeminiErrorBody,
+};

@@ -1,0 +1,21 @@
+import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { convertOpenAIChatResponse } from './convert-openai-chat-response';
+import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
+import { parseOpenAIChatErrorBody } from './openai-chat-error';
+import { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
+import { parseOpenAIChatSSE } from './parse-openai-chat-sse';
+
+/** Any OpenAI-compatible chat-completions server: OpenAI, vLLM, Ollama, Groq, Together… */
+export const openAIChatUpstream: UpstreamProtocol = {
+  id: 'openai',
+  parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
+  outputCapFields: [['max_completion_tokens'], ['max_tokens']],
+  url: (baseUrl) => `${baseUrl}/chat/completions`,
+  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  encode: (request, endpoint) =>
+    convertToOpenAIChatRequest({ request, upstreamModel: endpoint.upstreamModel, reasoning: endpoint.reasoning }) as ReturnType<UpstreamProtocol['encode']>,
+  decode: (body) => convertOpenAIChatResponse({ body }),
+  parseStream: parseOpenAIChatSSE,
+  streamDecoder: () => new OpenAIChatStreamDecoder(),
+  parseError: parseOpenAIChatErrorBody,
+};

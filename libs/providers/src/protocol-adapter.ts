@@ -1,0 +1,43 @@
+import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import type { HttpTransport } from './http-transport';
+import type { AdapterCompletion, AdapterStream, ProviderAdapter, UpstreamCall } from './provider-adapter';
+import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured } from './upstream-call';
+
+/**
+ * The one adapter implementation: an upstream protocol's descriptor (its codec, URL, headers,
+ * stream framing and error format) over the shared transport. Every upstream protocol gets one.
+ */
+export class ProtocolAdapter implements ProviderAdapter {
+  readonly protocol: UpstreamProtocol['id'];
+
+  constructor(
+    readonly descriptor: UpstreamProtocol,
+    private readonly transport: HttpTransport,
+  ) {
+    this.protocol = descriptor.id;
+  }
+
+  async complete(call: UpstreamCall): Promise<AdapterCompletion> {
+    const { value: body, warnings } = this.body(call, false);
+    const upstream = await this.post(call, body, false);
+    return { response: this.descriptor.decode(await readJson(upstream)), warnings };
+  }
+
+  async stream(call: UpstreamCall): Promise<AdapterStream> {
+    const { value: body, warnings } = this.body(call, true);
+    const upstream = await this.post(call, body, true);
+    return { events: decodeChunks(this.descriptor.parseStream(upstream.body), this.descriptor.streamDecoder(), [call.target.apiKey]), warnings };
+  }
+
+  private body(call: UpstreamCall, stream: boolean) {
+    const { target } = call;
+    const converted = this.descriptor.encode({ ...call.request, stream }, { upstreamModel: target.upstreamModel, reasoning: target.reasoning, maxCompletionTokens: target.maxCompletionTokens });
+    return clampOutputTokens(this.descriptor.outputCapFields, requireHonoured(call.request, converted), target.outputTokenCap);
+  }
+
+  private post(call: UpstreamCall, body: unknown, stream: boolean) {
+    const { target } = call;
+    const headers = { ...this.descriptor.headers(target.apiKey, call.request), 'x-request-id': call.requestId };
+    return postToUpstream(this.transport, call, this.descriptor.url(target.baseUrl, target.upstreamModel, stream), headers, body, this.descriptor.parseError);
+  }
+}
