@@ -7,7 +7,7 @@
 const os = require('node:os');
 const { join } = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } = require('node:fs');
+const { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } = require('node:fs');
 const { Client } = require('pg');
 const Redis = require('ioredis');
 const { startChild, stopChild, freePort, httpRequest, waitForHttp } = require('./proc');
@@ -240,7 +240,9 @@ function git(args, options = {}) {
 
 /**
  * `ref` checked out in a temporary git worktree (detached; the main work tree is not touched),
- * sharing this checkout's node_modules through a symlink, and built with its own `npm run build`.
+ * sharing this checkout's node_modules through a symlink — or, when its package-lock.json differs
+ * (a dependency was added or removed since), with its own `npm ci` — and built with its own
+ * `npm run build`.
  * `onStart(dir)` is called as soon as the worktree exists, so a failure or Ctrl-C from then on
  * removes it (`removeBaseline`). Resolves {ref, commit, subject, dir, parent, buildSeconds}.
  */
@@ -253,9 +255,16 @@ async function prepareBaseline(ref, { onStart, log = () => {} } = {}) {
   const baseline = { ref, commit, short: commit.slice(0, 7), subject, dir, parent, buildSeconds: null };
   if (onStart) onStart(baseline);
   git(['worktree', 'add', '--detach', dir, commit]);
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  log(`baseline ${baseline.short} (${subject}) checked out in ${dir}; building`);
   const started = Date.now();
+  if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) {
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  } else {
+    log(`baseline ${baseline.short} has other dependencies than this checkout: npm ci in ${dir}`);
+    const install = startChild('baseline npm ci', 'npm', ['ci', '--silent', '--no-audit', '--no-fund'], { env: baseEnv(), cwd: dir, group: true });
+    const installed = await install.exitPromise;
+    if (installed !== 0) throw new Error(`npm ci of ${ref} failed (exit ${installed})\n${install.tail(30)}`);
+  }
+  log(`baseline ${baseline.short} (${subject}) checked out in ${dir}; building`);
   const build = startChild('baseline build', 'npm', ['run', '--silent', 'build'], { env: { ...baseEnv(), NODE_ENV: 'production' }, cwd: dir, group: true });
   const code = await build.exitPromise;
   if (code !== 0) throw new Error(`npm run build of ${ref} failed (exit ${code})\n${build.tail(30)}`);

@@ -1,5 +1,6 @@
 import { readJsonBody, sendError, toGatewayError, type GatewayHttpResponse } from '@rosetta/dialects';
-import { dialectForPath, logAccess, requestIds, type AppLogger } from '@rosetta/platform';
+import { logAccess, requestIds, type AppLogger } from '@rosetta/platform';
+import { dialectForPath } from '@rosetta/protocols/dialects';
 import type { NextFunction, Request, Response } from 'express';
 
 /**

@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { GatewayError } from '@rosetta/canonical';
 import type { ApiKeyRecord } from './api-key.record';
+import type { CredentialSources } from '@rosetta/protocols/common';
 import { extractCredential, type CredentialSource } from './extract-credential';
 import { IS_PUBLIC } from './public.decorator';
 import { KeyCacheService } from './key-cache.service';
@@ -33,9 +34,9 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** The key a request presents (`google`: also where Gemini clients send it), checked; the 401 `authentication_error` otherwise. */
-export async function authenticate(keys: KeyCacheService, source: CredentialSource, google?: boolean): Promise<ApiKeyRecord> {
-  const credential = extractCredential(source, google);
+/** The key a request presents (also in `extra`, where its dialect's clients send it), checked; the 401 `authentication_error` otherwise. */
+export async function authenticate(keys: KeyCacheService, source: CredentialSource, extra?: CredentialSources): Promise<ApiKeyRecord> {
+  const credential = extractCredential(source, extra);
   if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
   const result = await keys.check(credential);
   if (!result.ok) throw new GatewayError('authentication_error', MESSAGES[result.reason]);

@@ -1,3 +1,5 @@
+import type { CredentialSources } from '@rosetta/protocols/common';
+
 /** The request fields the credential may come from; kept free of Express types. */
 export interface CredentialSource {
   path: string;
@@ -11,10 +13,10 @@ function header(source: CredentialSource, name: string): string | undefined {
 }
 
 /**
- * X-API-Key (also Anthropic's x-api-key) or Authorization: Bearer on every route; for the Gemini
- * dialect (`google`) also x-goog-api-key and ?key=, as Google's SDK and curl examples send them.
+ * X-API-Key (also Anthropic's x-api-key) or Authorization: Bearer on every route; then wherever
+ * the route's dialect says its clients send it (`extra`: Gemini's x-goog-api-key and ?key=).
  */
-export function extractCredential(source: CredentialSource, google = source.path.startsWith('/v1beta')): string | undefined {
+export function extractCredential(source: CredentialSource, extra: CredentialSources = {}): string | undefined {
   const apiKey = header(source, 'x-api-key');
   if (apiKey) return apiKey;
   const authorization = header(source, 'authorization');
@@ -22,11 +24,13 @@ export function extractCredential(source: CredentialSource, google = source.path
     const match = /^Bearer\s+(.+)$/i.exec(authorization);
     if (match) return match[1]!.trim();
   }
-  if (google) {
-    const goog = header(source, 'x-goog-api-key');
-    if (goog) return goog;
-    const key = source.query['key'];
-    if (typeof key === 'string' && key) return key;
+  for (const name of extra.headers ?? []) {
+    const value = header(source, name);
+    if (value) return value;
+  }
+  for (const name of extra.query ?? []) {
+    const value = source.query[name];
+    if (typeof value === 'string' && value) return value;
   }
   return undefined;
 }

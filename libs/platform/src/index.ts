@@ -3,7 +3,6 @@ export * from './tracing';
 export * from './logger';
 export * from './request-id';
 export * from './access-log';
-export * from './dialect';
 export * from './admin-surface';
 export * from './validate-body';
 export * from './redis';

@@ -1,4 +1,4 @@
-import { dialectForPath } from '@rosetta/platform';
+import { dialectForPath } from '@rosetta/protocols/dialects';
 import { AbortLine } from '@rosetta/providers';
 import type { CallContext } from '@rosetta/routing';
 import type { UsageDraft } from '@rosetta/usage';

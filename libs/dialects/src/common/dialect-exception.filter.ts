@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
-import { APP_LOGGER, dialectForPath, doubledBasePathHint, type AppLogger } from '@rosetta/platform';
+import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
+import { dialectForPath, doubledBasePathHint } from '@rosetta/protocols/dialects';
 import { ClientAbortedError } from '@rosetta/routing';
 import { malformedPathError } from './decode-path';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';

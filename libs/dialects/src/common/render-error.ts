@@ -1,17 +1,9 @@
 import type { GatewayError, DialectId } from '@rosetta/canonical';
-import { renderAnthropicMessagesError } from '@rosetta/protocols/anthropic-messages';
-import { renderGeminiError } from '@rosetta/protocols/gemini';
-import { renderOpenAIChatError } from '@rosetta/protocols/openai-chat';
+import { dialect as dialectOf } from '@rosetta/protocols/dialects';
 import { sendJson, type GatewayHttpResponse } from './http-types';
 
-const RENDERERS: Record<DialectId, (error: GatewayError, requestId: string) => Record<string, unknown>> = {
-  openai: renderOpenAIChatError,
-  anthropic: renderAnthropicMessagesError,
-  gemini: renderGeminiError,
-};
-
 export function renderErrorBody(dialect: DialectId, error: GatewayError, requestId: string): Record<string, unknown> {
-  return RENDERERS[dialect](error, requestId);
+  return dialectOf(dialect).renderError(error, requestId);
 }
 
 /** Writes an error response in the caller's dialect, with retry hints for 429s. */

@@ -4,6 +4,7 @@ import { RateLimitService } from '@rosetta/limits';
 import { APP_LOGGER, logAccess, requestIds, ROSETTA_CONFIG, TracingService, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import { dialect } from '@rosetta/protocols/dialects';
 import { answerError } from '../common/dialect-exception.filter';
 import { sendJson, type GatewayHttpRequest } from '../common/http-types';
 import { readJsonBody } from '../common/read-json-body';
@@ -64,7 +65,7 @@ export class DataPlane {
     if (this.tracing.enabled) request.trace = this.tracing.traceRequest(req, res, request);
     try {
       if (route.method === 'POST') request.body = await readJsonBody(req, this.config.bodyLimitBytes);
-      const key = await authenticate(this.keys, request, route.dialect === 'gemini');
+      const key = await authenticate(this.keys, request, dialect(route.dialect).credential);
       request.apiKey = key;
       const state = await this.limits.checkRequest(key);
       request.rateLimit = state;

@@ -22,3 +22,4 @@ export {
   type AnthropicMessagesErrorBody,
 } from './anthropic-messages-error';
 export { anthropicMessagesUpstream } from './anthropic-messages.upstream';
+export { anthropicMessagesDialect } from './anthropic-messages.dialect';

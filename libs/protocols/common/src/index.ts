@@ -6,3 +6,4 @@ export * from './synthesize-tool-call-id';
 export * from './convert-routing-fields';
 export * from './provider-signature';
 export * from './upstream-protocol';
+export * from './client-dialect';

@@ -12,3 +12,4 @@ export { parseGeminiSSE } from './parse-gemini-sse';
 export { parseGeminiJsonArray } from './parse-gemini-json-array';
 export { geminiRpcStatus, parseGeminiErrorBody, renderGeminiError, type GeminiErrorBody } from './gemini-error';
 export { geminiUpstream } from './gemini.upstream';
+export { geminiDialect } from './gemini.dialect';

@@ -14,3 +14,4 @@ export { parseOpenAIChatSSE } from './parse-openai-chat-sse';
 export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBody } from './openai-chat-error';
 export * from './reasoning-details';
 export { openAIChatUpstream } from './openai-chat.upstream';
+export { openAIChatDialect } from './openai-chat.dialect';

@@ -1,13 +1,12 @@
 import type { DialectId } from '@rosetta/canonical';
+import { DIALECTS } from './dialect-list';
 
 /**
- * Which dialect a path belongs to, so errors raised before a controller runs (auth, body parsing,
- * unknown routes) are still rendered in the envelope the caller's SDK parses.
+ * Which dialect a path belongs to, so errors raised outside a known route (an unknown path, a body
+ * Nest could not read) are still rendered in the envelope the caller's SDK parses.
  */
 export function dialectForPath(path: string): DialectId {
-  if (path.startsWith('/v1beta') || /\/v1beta\/models\//.test(path)) return 'gemini';
-  if (path.startsWith('/v1/messages') || /\/v1\/messages(?:\/count_tokens)?$/.test(path)) return 'anthropic';
-  return 'openai';
+  return (DIALECTS.find((d) => d.ownsPath(path)) ?? DIALECTS[DIALECTS.length - 1]!).id;
 }
 
 /**

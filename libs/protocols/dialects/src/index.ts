@@ -1,0 +1,2 @@
+export * from './dialect-list';
+export * from './paths';
