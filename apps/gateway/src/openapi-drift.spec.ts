@@ -8,7 +8,8 @@ import 'reflect-metadata';
 import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { documentedRoutes, openApiDocument } from '@rosetta/admin';
-import { DATA_PLANE_ROUTES, parseGeminiModelPath } from '@rosetta/dialects';
+import { DATA_PLANE_ROUTES } from '@rosetta/dialects';
+import { parseGeminiModelPath } from '@rosetta/protocols/gemini';
 import { createLogger, loadConfig } from '@rosetta/platform';
 import { AppModule } from './app.module';
 

@@ -1,18 +1,24 @@
 /**
- * A client dialect: the wire format a caller speaks to Rosetta (its routes, bodies, streams and
- * error envelopes). Each is described once, by its protocol library's dialect descriptor.
+ * The client dialects, by id. Each protocol library that is a client dialect adds its own id
+ * from its `*.dialect.ts` (declaration merging), so a new dialect touches no file outside its
+ * folder but the list that registers it.
  */
-export type DialectId = 'openai' | 'anthropic' | 'gemini';
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DialectIds {}
 
 /**
- * An upstream protocol: the wire format Rosetta speaks to a provider (`protocol` in providers).
- * Each is described once, by its protocol library's UpstreamProtocol descriptor. A dialect and an
- * upstream protocol with the same id are the same wire format: a request between them can take
- * the same-protocol fast path.
+ * The upstream protocols, by id (`protocol` in providers); each protocol library adds its own from
+ * its `*.upstream.ts`, as for dialects.
  */
-export type UpstreamProtocolId = 'openai' | 'anthropic' | 'gemini';
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface UpstreamProtocolIds {}
 
-/** Whether a client dialect and an upstream protocol are one wire format. */
-export function sameWireFormat(dialect: DialectId | undefined, protocol: UpstreamProtocolId): boolean {
-  return dialect === protocol;
-}
+/** A client dialect: the wire format a caller speaks to Rosetta (its routes, bodies, streams, errors). */
+export type DialectId = keyof DialectIds & string;
+
+/**
+ * An upstream protocol: the wire format Rosetta speaks to a provider. A dialect and an upstream
+ * protocol with the same id are the same wire format: a request between them can take the
+ * same-protocol fast path.
+ */
+export type UpstreamProtocolId = keyof UpstreamProtocolIds & string;

@@ -5,4 +5,3 @@ export * from './common/dialect-exception.filter';
 export * from './common/read-json-body';
 export * from './data-plane/data-plane.service';
 export * from './data-plane/data-plane-routes';
-export { parseGeminiModelPath } from './gemini/gemini-model-path';

@@ -5,11 +5,11 @@ import { convertGeminiRequest, convertToGeminiRequest, normalizeGeminiRequest } 
 import { convertOpenAIChatRequest, convertToOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
 import fc from 'fast-check';
 import { depthOf, hostileBody, nested, SEEDS, type Dialect } from './__fixtures__/fuzz-bodies';
-import { validateAnthropicCountTokensRequest, validateAnthropicMessagesRequest } from './anthropic-messages/anthropic-messages.validate';
+import { validateAnthropicCountTokensRequest, validateAnthropicMessagesRequest } from '@rosetta/protocols/anthropic-messages';
 import { MAX_JSON_DEPTH } from './common/json-nesting';
-import { requireObjectBody } from './common/request-validation';
-import { validateGeminiGenerateContentRequest } from './gemini/gemini.validate';
-import { validateOpenAIChatRequest } from './openai-chat/openai-chat.validate';
+import { requireObjectBody } from '@rosetta/protocols/common';
+import { validateGeminiGenerateContentRequest } from '@rosetta/protocols/gemini';
+import { validateOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
 
 /**
  * Property-based fuzzing of the three dialect decoders (issue 12): whatever JSON a caller sends,

@@ -3,7 +3,7 @@ import { GatewayError } from '@rosetta/canonical';
 import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
 import { dialectForPath, doubledBasePathHint } from '@rosetta/protocols/dialects';
 import { ClientAbortedError } from '@rosetta/routing';
-import { malformedPathError } from './decode-path';
+import { malformedPathError } from '@rosetta/protocols/common';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
 import { sendError } from './render-error';
 

@@ -1,7 +1,7 @@
 import { GatewayError } from '@rosetta/canonical';
-import { validateAnthropicMessagesRequest } from '../anthropic-messages/anthropic-messages.validate';
-import { validateGeminiGenerateContentRequest } from '../gemini/gemini.validate';
-import { validateOpenAIChatRequest } from '../openai-chat/openai-chat.validate';
+import { validateAnthropicMessagesRequest } from '@rosetta/protocols/anthropic-messages';
+import { validateGeminiGenerateContentRequest } from '@rosetta/protocols/gemini';
+import { validateOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
 
 function failure(run: () => unknown): { param?: string; message: string; status: number } {
   try {

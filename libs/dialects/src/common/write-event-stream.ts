@@ -1,13 +1,6 @@
 import type { StreamEvent } from '@rosetta/canonical';
+import type { StreamFraming } from '@rosetta/protocols/common';
 import type { GatewayHttpResponse } from './http-types';
-
-/** How a dialect frames a stream: content type, an optional opening and closing, one encoder. */
-export interface StreamFraming {
-  contentType: string;
-  open?: string;
-  encode(event: StreamEvent): string;
-  close?(): string;
-}
 
 /**
  * Writes events to the client as they arrive, through a dialect encoder. Nothing is buffered:

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
-import { ModelsEndpoint, RegistryService } from '@rosetta/registry';
-import { RoutingService } from '@rosetta/routing';
-import { anthropicCountTokens } from '../anthropic-messages/anthropic-count-tokens';
+import { decodePathPart, type ClientDialect, type ModelFacts } from '@rosetta/protocols/common';
+import { ModelsEndpoint, RegistryService, type RegistryModel } from '@rosetta/registry';
 import { ChatEndpoints } from '../chat-endpoints.service';
-import { decodePathPart } from '../common/decode-path';
 import type { GatewayHttpRequest, GatewayHttpResponse } from '../common/http-types';
-import { geminiCountTokens, geminiModel, geminiModelList } from '../gemini/gemini-info';
-import { parseGeminiModelPath } from '../gemini/gemini-model-path';
-import { validateGeminiAlt } from '../gemini/gemini.validate';
 import { KeyEndpoint } from '../key/key-endpoint.service';
 import { RouteEndpoint } from '../route/route-endpoint.service';
 import type { HandlerName } from './data-plane-routes';
@@ -16,41 +11,37 @@ import type { HandlerName } from './data-plane-routes';
 /**
  * What a route does once the request has its id, body, key and request limit. It writes the
  * response itself, or returns a body the data plane sends as JSON with status 200. `tail` is the
- * raw rest of a wildcard route's path.
+ * raw rest of a wildcard route's path; `dialect` the route's dialect.
  */
-export type Handler = (req: GatewayHttpRequest, res: GatewayHttpResponse, tail: string) => unknown;
+export type Handler = (req: GatewayHttpRequest, res: GatewayHttpResponse, tail: string, dialect: ClientDialect) => unknown;
 
-/** Every route's handler, by the name the route table gives it. */
+/** Every route's handler, by operation: one implementation per operation, whatever the dialect. */
 @Injectable()
 export class DataPlaneHandlers {
   readonly byName: Readonly<Record<HandlerName, Handler>>;
 
-  constructor(
-    chat: ChatEndpoints,
-    routing: RoutingService,
-    registry: RegistryService,
-    models: ModelsEndpoint,
-    key: KeyEndpoint,
-    route: RouteEndpoint,
-  ) {
+  constructor(chat: ChatEndpoints, registry: RegistryService, models: ModelsEndpoint, key: KeyEndpoint, route: RouteEndpoint) {
     this.byName = {
-      openaiChat: (req, res) => chat.openai(req, res),
-      anthropicMessages: (req, res) => chat.anthropic(req, res),
-      anthropicCountTokens: (req) => anthropicCountTokens(routing, req.body),
-      geminiCall: (req, res, tail) => {
-        const { model, method } = parseGeminiModelPath(tail);
-        if (method !== 'countTokens') return chat.gemini(req, res, model, method === 'streamGenerateContent');
-        validateGeminiAlt(req.query['alt']);
-        return geminiCountTokens(routing, req.body, model);
+      chat: (req, res, _tail, dialect) => chat.serve(dialect, req, res),
+      count_tokens: (req, _res, _tail, dialect) => chat.countTokens(dialect, req),
+      model_call: (req, res, tail, dialect) => {
+        const call = dialect.parseModelCall!(tail);
+        if (call.operation === 'count_tokens') return chat.countTokens(dialect, req, { model: call.model });
+        return chat.serve(dialect, req, res, { model: call.model, stream: call.operation === 'stream' });
       },
-      geminiModels: () => geminiModelList(registry),
-      geminiModel: (req, _res, tail) => geminiModel(registry, tail, req.path),
+      list_models: (_req, _res, _tail, dialect) => dialect.encodeModelList!(registry.list().map(facts)),
+      get_model: (req, _res, tail, dialect) => dialect.encodeModel!(facts(registry.resolve(decodePathPart(tail, req.path), 'model'))),
       models: (req) => models.list(req.apiKey?.models),
       model: (req, _res, tail) => models.get(decodePathPart(tail, req.path), req.apiKey?.models),
       key: (req) => key.describe(authenticated(req)),
       route: (req) => route.explain(req),
     };
   }
+}
+
+function facts(model: RegistryModel): ModelFacts {
+  const top = model.endpoints[0];
+  return { id: model.id, displayName: model.displayName, description: model.description, contextLength: top?.contextLength, maxCompletionTokens: top?.maxCompletionTokens };
 }
 
 function authenticated(req: GatewayHttpRequest): NonNullable<GatewayHttpRequest['apiKey']> {

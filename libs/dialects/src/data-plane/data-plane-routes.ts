@@ -1,17 +1,9 @@
 import type { DialectId } from '@rosetta/canonical';
+import type { DialectRoute } from '@rosetta/protocols/common';
+import { DIALECTS } from '@rosetta/protocols/dialects';
 
-/** What a data-plane route runs: the name of a DataPlaneHandlers method. */
-export type HandlerName =
-  | 'openaiChat'
-  | 'anthropicMessages'
-  | 'anthropicCountTokens'
-  | 'geminiModels'
-  | 'geminiModel'
-  | 'geminiCall'
-  | 'models'
-  | 'model'
-  | 'key'
-  | 'route';
+/** What a data-plane route runs: a dialect operation, or one of the gateway's own routes. */
+export type HandlerName = DialectRoute['operation'] | 'models' | 'model' | 'key' | 'route';
 
 /**
  * One client-facing route. `pattern` is its OpenAPI path (the document and the drift test read
@@ -26,23 +18,29 @@ export interface DataPlaneRoute {
   handler: HandlerName;
 }
 
-/**
- * Every client-facing route, served by the data plane (data-plane.service.ts) and nowhere else:
- * Nest keeps the admin API, docs, metrics and probes. Order matters only for speed: the chat
- * routes, which carry the traffic, are matched first.
- */
-export const DATA_PLANE_ROUTES: readonly DataPlaneRoute[] = [
-  { method: 'POST', pattern: '/v1/chat/completions', dialect: 'openai', handler: 'openaiChat' },
-  { method: 'POST', pattern: '/v1/messages', dialect: 'anthropic', handler: 'anthropicMessages' },
-  { method: 'POST', pattern: '/v1beta/models/{path}', dialect: 'gemini', handler: 'geminiCall' },
-  { method: 'POST', pattern: '/v1/messages/count_tokens', dialect: 'anthropic', handler: 'anthropicCountTokens' },
-  { method: 'GET', pattern: '/v1beta/models', dialect: 'gemini', handler: 'geminiModels' },
-  { method: 'GET', pattern: '/v1beta/models/{path}', dialect: 'gemini', handler: 'geminiModel' },
+/** The gateway's own client routes, in dialect A's envelope (the model list is the shape every SDK reads). */
+const GATEWAY_ROUTES: readonly DataPlaneRoute[] = [
   { method: 'GET', pattern: '/v1/models', dialect: 'openai', handler: 'models' },
   { method: 'GET', pattern: '/v1/models/{id}', dialect: 'openai', handler: 'model' },
   { method: 'GET', pattern: '/v1/key', dialect: 'openai', handler: 'key' },
   { method: 'POST', pattern: '/v1/route', dialect: 'openai', handler: 'route' },
 ];
+
+/** Chat first: matching is in table order and the chat routes carry the traffic. */
+const ORDER: Record<HandlerName, number> = { chat: 0, model_call: 1, count_tokens: 2, list_models: 3, get_model: 4, models: 5, model: 5, key: 5, route: 5 };
+
+/**
+ * Every client-facing route, served by the data plane (data-plane.service.ts) and nowhere else:
+ * each dialect's own routes, from its descriptor (DIALECTS), then the gateway's. Nest keeps the
+ * admin API, docs, metrics and probes.
+ */
+export const DATA_PLANE_ROUTES: readonly DataPlaneRoute[] = [
+  ...DIALECTS.flatMap((d) => d.routes.map((r): DataPlaneRoute => ({ method: r.method, pattern: r.pattern, dialect: d.id, handler: r.operation }))),
+  ...GATEWAY_ROUTES,
+]
+  .map((route, index) => ({ route, index }))
+  .sort((a, b) => ORDER[a.route.handler] - ORDER[b.route.handler] || a.index - b.index)
+  .map(({ route }) => route);
 
 export interface RouteMatch {
   route: DataPlaneRoute;

@@ -17,17 +17,17 @@ describe('matchDataPlaneRoute', () => {
   });
 
   it("matches as Express's defaults did: any letter case of the fixed part, one trailing slash", () => {
-    expect(matchDataPlaneRoute('POST', '/V1/Chat/Completions/')?.route.handler).toBe('openaiChat');
+    expect(matchDataPlaneRoute('POST', '/V1/Chat/Completions/')?.route.handler).toBe('chat');
     expect(matchDataPlaneRoute('GET', '/v1/models/')?.route.handler).toBe('models');
     expect(matchDataPlaneRoute('POST', '/V1BETA/models/rosetta/Gemini-2.5-Flash:generateContent')).toMatchObject({
-      route: { handler: 'geminiCall' },
+      route: { handler: 'model_call' },
       tail: 'rosetta/Gemini-2.5-Flash:generateContent',
     });
   });
 
   it('gives a wildcard route the raw rest of the path, and no route for an empty rest', () => {
     expect(matchDataPlaneRoute('GET', '/v1/models/rosetta%2Fgpt-4o')?.tail).toBe('rosetta%2Fgpt-4o');
-    expect(matchDataPlaneRoute('GET', '/v1beta/models/')?.route.handler).toBe('geminiModels');
+    expect(matchDataPlaneRoute('GET', '/v1beta/models/')?.route.handler).toBe('list_models');
   });
 
   it('serves HEAD as GET and leaves other methods and paths to Nest', () => {
@@ -138,7 +138,7 @@ describe('DataPlane (the stage chain)', () => {
     const failing: Handler = () => {
       throw GatewayError.invalidRequest('bad field', 'field');
     };
-    const plane = await dataPlane({ handlers: { anthropicCountTokens: failing } });
+    const plane = await dataPlane({ handlers: { count_tokens: failing } });
     try {
       const res = await fetch(`${plane.base}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: '{}' });
       expect(res.status).toBe(400);

@@ -71,7 +71,7 @@ export class DataPlane {
       request.rateLimit = state;
       const headers = this.limits.headers(state);
       for (const name in headers) res.setHeader(name, headers[name]!);
-      const body = await this.handlers[route.handler]!(request, res, tail);
+      const body = await this.handlers[route.handler]!(request, res, tail, dialect(route.dialect));
       if (body !== undefined && !res.headersSent) sendJson(res, 200, body);
     } catch (error) {
       request.trace?.fail(error);

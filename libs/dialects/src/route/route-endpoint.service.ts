@@ -5,7 +5,7 @@ import { convertGeminiRequest, normalizeGeminiRequest } from '@rosetta/protocols
 import { convertOpenAIChatRequest } from '@rosetta/protocols/openai-chat';
 import { MixtureService, RoutingService } from '@rosetta/routing';
 import type { GatewayHttpRequest } from '../common/http-types';
-import { checkRoutingFields, requireObjectBody } from '../common/request-validation';
+import { checkRoutingFields, requireObjectBody } from '@rosetta/protocols/common';
 
 const DIALECTS: readonly DialectId[] = ['openai', 'anthropic', 'gemini'];
 

@@ -1,10 +1,51 @@
-import type { ClientDialect } from '@rosetta/protocols/common';
+import { headerOf, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { renderAnthropicMessagesError } from './anthropic-messages-error';
+import { AnthropicMessagesStreamEncoder } from './anthropic-messages-stream-encoder';
+import { validateAnthropicCountTokensRequest, validateAnthropicMessagesRequest } from './anthropic-messages.validate';
+import { convertAnthropicMessagesRequest } from './convert-anthropic-messages-request';
+import { convertToAnthropicMessagesResponse } from './convert-to-anthropic-messages-response';
 
-/** Dialect B, Anthropic messages: `/v1/messages` and `/v1/messages/count_tokens`. */
+declare module '@rosetta/canonical' {
+  interface DialectIds {
+    anthropic: true;
+  }
+}
+
+/** ARCHITECTURE §4.12: the version a client that sends none speaks. */
+const DEFAULT_VERSION = '2023-06-01';
+
+/** Dialect B, Anthropic messages: `/v1/messages` and its `count_tokens`. */
 export const anthropicMessagesDialect: ClientDialect = {
   id: 'anthropic',
+  routes: [
+    { method: 'POST', pattern: '/v1/messages', operation: 'chat' },
+    { method: 'POST', pattern: '/v1/messages/count_tokens', operation: 'count_tokens' },
+  ],
   ownsPath: (path) => path.startsWith('/v1/messages') || /\/v1\/messages(?:\/count_tokens)?$/.test(path),
   credential: {},
   renderError: renderAnthropicMessagesError,
+  decodeChat(input) {
+    const body = validateAnthropicMessagesRequest(withDefaultModel(input.body, input.defaultModel));
+    const { value: request, warnings } = convertAnthropicMessagesRequest({ body });
+    // Both headers reach Anthropic upstreams (the upstream descriptor forwards them).
+    const forwarded: Record<string, string> = { 'anthropic-version': headerOf(input, 'anthropic-version') ?? DEFAULT_VERSION };
+    const beta = headerOf(input, 'anthropic-beta');
+    if (beta) forwarded['anthropic-beta'] = beta;
+    if (request.passthrough) request.passthrough.headers = forwarded;
+    return {
+      request,
+      warnings,
+      headers: { 'request-id': input.requestId },
+      encodeResponse: (response) => convertToAnthropicMessagesResponse({ response }),
+      streamFraming: (model) => {
+        const encoder = new AnthropicMessagesStreamEncoder({ id: `msg_${input.requestId.replace(/^req_/, '')}`, model, inputTokensHint: input.estimatePromptTokens(request) });
+        return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
+      },
+    };
+  },
+  decodeCountTokens(input) {
+    const body = { max_tokens: 1, ...validateAnthropicCountTokensRequest(input.body) };
+    const { value: request } = convertAnthropicMessagesRequest({ body });
+    return { request, encode: (tokens) => ({ input_tokens: tokens }) };
+  },
 };

@@ -5,6 +5,12 @@ import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-r
 import { convertToAnthropicMessagesRequest } from './convert-to-anthropic-messages-request';
 import { parseAnthropicMessagesSSE } from './parse-anthropic-messages-sse';
 
+declare module '@rosetta/canonical' {
+  interface UpstreamProtocolIds {
+    anthropic: true;
+  }
+}
+
 const DEFAULT_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; when the client gave none, ask for this much (or the endpoint's limit). */
 const DEFAULT_MAX_TOKENS = 8192;

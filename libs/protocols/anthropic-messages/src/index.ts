@@ -23,3 +23,4 @@ export {
 } from './anthropic-messages-error';
 export { anthropicMessagesUpstream } from './anthropic-messages.upstream';
 export { anthropicMessagesDialect } from './anthropic-messages.dialect';
+export * from './anthropic-messages.validate';

@@ -1,4 +1,4 @@
-import type { DialectId, GatewayError } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, DialectId, GatewayError, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 /** Where a dialect's clients send their API key, besides `x-api-key` and `Authorization: Bearer`. */
 export interface CredentialSources {
@@ -6,13 +6,78 @@ export interface CredentialSources {
   query?: readonly string[];
 }
 
+/** How a dialect frames a stream: content type, an optional opening and closing, one encoder. */
+export interface StreamFraming {
+  contentType: string;
+  open?: string;
+  encode(event: StreamEvent): string;
+  close?(): string;
+}
+
+/** What a chat request brings, as the data plane hands it to the dialect. */
+export interface ChatInput {
+  /** The parsed JSON body (anything: the dialect validates it). */
+  body: unknown;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The gateway's request id (stream and message ids are derived from it). */
+  requestId: string;
+  /** Where the route's path names them (Gemini's `models/{model}:{method}`). */
+  model?: string;
+  stream?: boolean;
+  /** The model a body that names none gets (rosetta/auto). */
+  defaultModel: string;
+  /** The gateway's prompt-token estimate, for dialects whose streams announce it up front. */
+  estimatePromptTokens(request: CanonicalRequest): number;
+}
+
+/** What a model list shows of a model, whatever the dialect's shape. */
+export interface ModelFacts {
+  id: string;
+  displayName: string;
+  description: string;
+  contextLength?: number;
+  maxCompletionTokens?: number;
+}
+
+/** One chat request decoded, with how its answer goes back. */
+export interface ChatExchange {
+  request: CanonicalRequest;
+  /** What the canonical request could not carry (shown when another protocol serves it). */
+  warnings: TranslationWarning[];
+  /** Response headers the dialect's SDKs expect (Anthropic's `request-id`). */
+  headers?: Record<string, string>;
+  encodeResponse(response: CanonicalResponse): unknown;
+  /** The stream's framing, once the served model is known. */
+  streamFraming(servedModel: string): StreamFraming;
+}
+
+/** One client-facing route of a dialect, by what it does (the data plane has one handler per operation). */
+export interface DialectRoute {
+  method: 'GET' | 'POST';
+  /** The OpenAPI path; a trailing `{name}` takes the rest of the path. */
+  pattern: string;
+  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model';
+}
+
 /**
- * A client dialect, described once by its protocol library: what the data plane needs to answer
- * its clients the way their SDKs expect, before and around the chat codec. Listed once in
- * `@rosetta/protocols/dialects`.
+ * A client dialect, described once by its protocol library: its routes, its chat decode (validate
+ * then convert) and encode, its stream framing, its error envelope and where its clients send
+ * the key. Listed once in `@rosetta/protocols/dialects`; the data plane's route table and its
+ * handlers are derived from the list.
  */
 export interface ClientDialect {
   readonly id: DialectId;
+  readonly routes: readonly DialectRoute[];
+  /** Validates and decodes a chat body; throws a 400 GatewayError naming the field. */
+  decodeChat(input: ChatInput): ChatExchange;
+  /** `count_tokens`: validates and decodes a body; the gateway estimates, `encode` answers. */
+  decodeCountTokens?(input: ChatInput): { request: CanonicalRequest; encode(tokens: number): unknown };
+  /** `model_call` routes: the model and what to do, from the raw rest of the path. */
+  parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' };
+  /** `list_models` / `get_model`: the model list in the dialect's own shape. */
+  encodeModelList?(models: readonly ModelFacts[]): unknown;
+  encodeModel?(model: ModelFacts): unknown;
   /** Whether a path is this dialect's, so errors there (auth, an unknown route) use its envelope. */
   ownsPath(path: string): boolean;
   /** Extra places its clients put the key (Google's SDK: `x-goog-api-key`, `?key=`). */
@@ -20,3 +85,22 @@ export interface ClientDialect {
   /** The error body its SDKs parse. */
   renderError(error: GatewayError, requestId: string): Record<string, unknown>;
 }
+
+/**
+ * `model` defaults to the Mixture of Models when a body leaves it out (ARCHITECTURE: rosetta/auto
+ * is the default model). Only an absent field: `null`, `""` or a number stay 400s naming it.
+ */
+export function withDefaultModel(raw: unknown, model: string): unknown {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>)['model'] === undefined) {
+    (raw as Record<string, unknown>)['model'] = model;
+  }
+  return raw;
+}
+
+/** One request header as a string (repeated headers joined). */
+export function headerOf(input: Pick<ChatInput, 'headers'>, name: string): string | undefined {
+  const value = input.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+export const SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';

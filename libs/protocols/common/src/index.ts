@@ -7,3 +7,5 @@ export * from './convert-routing-fields';
 export * from './provider-signature';
 export * from './upstream-protocol';
 export * from './client-dialect';
+export * from './request-validation';
+export * from './decode-path';

@@ -1,11 +1,83 @@
-import type { ClientDialect } from '@rosetta/protocols/common';
+import { isRecord, requireObjectBody, SSE_CONTENT_TYPE, type ClientDialect, type ModelFacts, type StreamFraming } from '@rosetta/protocols/common';
+import { convertGeminiRequest } from './convert-gemini-request';
+import { convertToGeminiResponse } from './convert-to-gemini-response';
 import { renderGeminiError } from './gemini-error';
+import { parseGeminiModelPath } from './gemini-model-path';
+import { GeminiStreamEncoder } from './gemini-stream-encoder';
+import { formatGeminiSSE, GeminiJsonArrayWriter } from './gemini-stream-framing';
+import { validateGeminiAlt, validateGeminiGenerateContentRequest } from './gemini.validate';
+import { normalizeGeminiRequest } from './normalize-gemini-request';
 
-/** Dialect C, Gemini generateContent: everything under `/v1beta`. */
+declare module '@rosetta/canonical' {
+  interface DialectIds {
+    gemini: true;
+  }
+}
+
+/** Dialect C, Gemini: `models/{model}:{method}` calls, the model list, everything under `/v1beta`. */
 export const geminiDialect: ClientDialect = {
   id: 'gemini',
+  routes: [
+    { method: 'POST', pattern: '/v1beta/models/{path}', operation: 'model_call' },
+    { method: 'GET', pattern: '/v1beta/models', operation: 'list_models' },
+    { method: 'GET', pattern: '/v1beta/models/{path}', operation: 'get_model' },
+  ],
   ownsPath: (path) => path.startsWith('/v1beta') || /\/v1beta\/models\//.test(path),
   // As Google's SDK and curl examples send it.
   credential: { headers: ['x-goog-api-key'], query: ['key'] },
   renderError: renderGeminiError,
+  parseModelCall(tail) {
+    const { model, method } = parseGeminiModelPath(tail);
+    return { model, operation: method === 'countTokens' ? 'count_tokens' : method === 'streamGenerateContent' ? 'stream' : 'chat' };
+  },
+  decodeChat(input) {
+    const sse = validateGeminiAlt(input.query['alt']);
+    const body = validateGeminiGenerateContentRequest(normalizeGeminiRequest(requireObjectBody(input.body)));
+    const { value: request, warnings } = convertGeminiRequest({ body, model: input.model ?? '', stream: input.stream === true });
+    return {
+      request,
+      warnings,
+      encodeResponse: (response) => convertToGeminiResponse({ response }),
+      streamFraming: (model) => geminiFraming(new GeminiStreamEncoder({ id: input.requestId, model }), sse),
+    };
+  },
+  /** `{contents}` or `{generateContentRequest: {...}}`. */
+  decodeCountTokens(input) {
+    validateGeminiAlt(input.query['alt']);
+    const body = normalizeGeminiRequest(requireObjectBody(input.body));
+    const inner = validateGeminiGenerateContentRequest(isRecord(body['generateContentRequest']) ? body['generateContentRequest'] : body);
+    const { value: request } = convertGeminiRequest({ body: inner, model: input.model ?? '', stream: false });
+    return { request, encode: (tokens) => ({ totalTokens: tokens }) };
+  },
+  encodeModelList: (models) => ({ models: models.map(toGeminiModel) }),
+  encodeModel: toGeminiModel,
 };
+
+function toGeminiModel(model: ModelFacts): Record<string, unknown> {
+  return {
+    name: `models/${model.id}`,
+    baseModelId: model.id,
+    version: '001',
+    displayName: model.displayName,
+    description: model.description,
+    inputTokenLimit: model.contextLength ?? 1_048_576,
+    outputTokenLimit: model.maxCompletionTokens ?? 65_536,
+    supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+  };
+}
+
+function geminiFraming(encoder: GeminiStreamEncoder, sse: boolean): StreamFraming {
+  if (sse) {
+    // @google/genai raises an in-stream error only when a network read is a bare error JSON, so
+    // an error chunk goes out unframed (Google's own behaviour); everything else as `data:` events.
+    const frame = (chunk: Record<string, unknown>): string => ('error' in chunk ? `${JSON.stringify(chunk)}\n` : formatGeminiSSE(chunk));
+    return { contentType: SSE_CONTENT_TYPE, encode: (e) => encoder.encode(e).map(frame).join('') };
+  }
+  const writer = new GeminiJsonArrayWriter();
+  return {
+    contentType: 'application/json; charset=utf-8',
+    open: writer.open(),
+    encode: (e) => encoder.encode(e).map((chunk) => writer.item(chunk)).join(''),
+    close: () => writer.close(),
+  };
+}

@@ -5,6 +5,12 @@ import { parseGeminiErrorBody } from './gemini-error';
 import { GeminiStreamDecoder } from './gemini-stream-decoder';
 import { parseGeminiSSE } from './parse-gemini-sse';
 
+declare module '@rosetta/canonical' {
+  interface UpstreamProtocolIds {
+    gemini: true;
+  }
+}
+
 /** Gemini generateContent upstreams (the model goes in the path; streams use ?alt=sse). */
 export const geminiUpstream: UpstreamProtocol = {
   id: 'gemini',

@@ -1,10 +1,36 @@
-import type { ClientDialect } from '@rosetta/protocols/common';
+import { SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
+import { convertOpenAIChatRequest } from './convert-openai-chat-request';
+import { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
 import { renderOpenAIChatError } from './openai-chat-error';
+import { OpenAIChatStreamEncoder } from './openai-chat-stream-encoder';
+import { validateOpenAIChatRequest } from './openai-chat.validate';
 
-/** Dialect A, OpenAI chat completions: every `/v1` path no other dialect owns. */
+declare module '@rosetta/canonical' {
+  interface DialectIds {
+    openai: true;
+  }
+}
+
+/** Dialect A, OpenAI chat completions; it also owns every `/v1` path no other dialect owns. */
 export const openAIChatDialect: ClientDialect = {
   id: 'openai',
+  routes: [{ method: 'POST', pattern: '/v1/chat/completions', operation: 'chat' }],
   ownsPath: () => true,
   credential: {},
   renderError: renderOpenAIChatError,
+  decodeChat(input) {
+    const body = validateOpenAIChatRequest(withDefaultModel(input.body, input.defaultModel));
+    const { value: request, warnings } = convertOpenAIChatRequest({ body });
+    const options = body['stream_options'] as Record<string, unknown> | undefined;
+    const includeUsage = options?.['include_usage'] === true;
+    return {
+      request,
+      warnings,
+      encodeResponse: (response) => convertToOpenAIChatResponse({ response }),
+      streamFraming: (model) => {
+        const encoder = new OpenAIChatStreamEncoder({ id: `chatcmpl-${input.requestId.replace(/^req_/, '')}`, model, created: Math.floor(Date.now() / 1000), includeUsage });
+        return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
+      },
+    };
+  },
 };

@@ -5,6 +5,12 @@ import { parseOpenAIChatErrorBody } from './openai-chat-error';
 import { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
 import { parseOpenAIChatSSE } from './parse-openai-chat-sse';
 
+declare module '@rosetta/canonical' {
+  interface UpstreamProtocolIds {
+    openai: true;
+  }
+}
+
 /** Any OpenAI-compatible chat-completions server: OpenAI, vLLM, Ollama, Groq, Together… */
 export const openAIChatUpstream: UpstreamProtocol = {
   id: 'openai',

@@ -1,8 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
 import { toGatewayError } from '../common/dialect-exception.filter';
-import { parseGeminiModelPath } from './gemini-model-path';
-import { validateGeminiAlt } from './gemini.validate';
+import { parseGeminiModelPath, validateGeminiAlt } from '@rosetta/protocols/gemini';
 
 function refusal(run: () => unknown): { status: number; type: string; message: string } {
   try {

@@ -1,5 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
-import { isRecord, type JsonObject } from '@rosetta/protocols/common';
+import { isRecord, type JsonObject } from './wire-guards';
 
 /**
  * Hand-written request checks for the chat bodies (the hot path): the first problem becomes a 400

@@ -1,7 +1,6 @@
-import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
-  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, invalid, isStringOrStringArray, required, requireObjectBody,
-} from '../common/request-validation';
+  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, invalid, isStringOrStringArray, required, requireObjectBody, isRecord, type JsonObject,
+} from '@rosetta/protocols/common';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'];
 const PART_TYPES = ['text', 'image_url', 'input_audio', 'file', 'refusal'];

@@ -1,5 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
-import { decodePathPart } from '../common/decode-path';
+import { decodePathPart } from '@rosetta/protocols/common';
 
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
 const METHODS: readonly string[] = ['generateContent', 'streamGenerateContent', 'countTokens'];

@@ -1,7 +1,6 @@
-import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
-  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required, requireObjectBody,
-} from '../common/request-validation';
+  at, checkArray, checkBoolean, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required, requireObjectBody, isRecord, type JsonObject,
+} from '@rosetta/protocols/common';
 
 const isBlocks = (v: unknown): boolean => Array.isArray(v) && v.every((b) => isRecord(b) && typeof b['type'] === 'string');
 const isContent = (v: unknown): boolean => typeof v === 'string' || isBlocks(v);

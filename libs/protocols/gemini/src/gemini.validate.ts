@@ -1,8 +1,7 @@
 import { GatewayError } from '@rosetta/canonical';
-import { isRecord, type JsonObject } from '@rosetta/protocols/common';
 import {
-  at, checkArray, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required,
-} from '../common/request-validation';
+  at, checkArray, checkInteger, checkNested, checkNumber, checkObject, checkOneOf, checkRoutingFields, checkString, checkStringArray, invalid, required, isRecord, type JsonObject,
+} from '@rosetta/protocols/common';
 
 function checkContent(content: JsonObject, path: string): void {
   checkOneOf(content['role'], at(path, 'role'), ['user', 'model', 'function'], "must be 'user' or 'model'");
