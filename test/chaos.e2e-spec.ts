@@ -67,7 +67,7 @@ const SCENARIOS: readonly Scenario[] = [
   { name: 'stall before the first chunk', primary: { fault: { kind: 'stall', afterChunks: 0 } }, streams: STREAMED, expect: beforeFirstByte(504) },
   { name: 'stall after 2 chunks', primary: { ...PACED, fault: { kind: 'stall', afterChunks: 2 } }, streams: STREAMED, expect: midStream },
   { name: 'trickle within the idle time-out', primary: { text: 'slow but steady', tokensPerSecond: 4 }, streams: STREAMED, expect: () => ({ outcome: 'served', text: 'slow but steady' }) },
-  { name: 'trickle slower than the idle time-out', primary: { text: 'far too slow', tokensPerSecond: 0.5 }, streams: STREAMED, expect: beforeFirstByte(504) },
+  { name: 'trickle slower than the idle time-out', primary: { text: 'far too slow', tokensPerSecond: 0.25 }, streams: STREAMED, expect: beforeFirstByte(504) },
   { name: 'stream cut before any chunk / connection cut', primary: { dropConnectionAfterChunks: 0 }, streams: BOTH, expect: beforeFirstByte(502) },
   { name: 'stream cut after 2 chunks', primary: { ...PACED, dropConnectionAfterChunks: 2 }, streams: STREAMED, expect: midStream },
   { name: 'upstream in-stream error after 2 chunks', primary: { ...PACED, streamErrorAfterChunks: 2 }, streams: STREAMED, expect: midStream },

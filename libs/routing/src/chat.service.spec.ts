@@ -1,7 +1,7 @@
 import type { CanonicalRequest } from '@rosetta/canonical';
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { BudgetHold } from '@rosetta/limits';
-import type { UsageDraft, UsageRecorderService } from '@rosetta/usage';
+import { UsageDraft, type UsageRecorderService } from '@rosetta/usage';
 import type { Admission, AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { ChatService } from './chat.service';
@@ -34,7 +34,7 @@ function setup(cost: number) {
   } as unknown as ExecutorService;
   const recorder = { record: (draft: UsageDraft) => ({ requestId: draft.requestId, costUsd: cost }) } as unknown as UsageRecorderService;
   const chat = new ChatService(routing, executor, admission, recorder, {} as MixtureService);
-  const draft = { requestId: 'req_1', startedAt: 0 } as unknown as UsageDraft;
+  const draft = new UsageDraft({ requestId: 'req_1', dialect: 'openai', startedAt: 0 });
   const signal = { aborted: false };
   const ctx = { requestId: 'req_1', signal, key: { id: 'k' } as ApiKeyRecord, usage: draft } as unknown as CallContext;
   const request = { model: 'rosetta/m', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] } as unknown as CanonicalRequest;

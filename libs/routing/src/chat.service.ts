@@ -34,7 +34,7 @@ export class ChatService {
    */
   recordUsage(draft: UsageDraft, status: number): void {
     const row = this.recorder.record(draft, status);
-    draft.recordedCostUsd = row.costUsd;
+    draft.closed(row.costUsd);
     this.holds.get(draft)?.settle(row.costUsd);
   }
 
@@ -42,13 +42,14 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
-    note(ctx, { requestedModel: request.model, streamed: false, route: plan.route });
+    ctx.usage?.planned(request.model, false, plan.route);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade';
       const outcome = cascaded ? await this.cascade(plan, request, ctx) : await this.executor.complete(plan, request, ctx);
       // A cascade already noted the tokens and cost of every model it activated.
-      note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing, usage: cascaded ? undefined : outcome.response.usage });
+      ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
+      if (!cascaded) ctx.usage?.reported(outcome.response.usage);
       this.mixture.remember(sticky, outcome.meta.model);
       const used = cascaded ? ctx.usage?.usage : outcome.response.usage;
       priceAnswer(outcome, cascaded ? ctx.usage?.costUsd : costUsd(outcome.response.usage, outcome.meta.pricing));
@@ -66,11 +67,11 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
-    note(ctx, { requestedModel: request.model, streamed: true, route: plan.route });
+    ctx.usage?.planned(request.model, true, plan.route);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const outcome = await this.executor.stream(plan, request, ctx);
-      note(ctx, { servedModel: outcome.meta.model, provider: outcome.meta.provider, pricing: outcome.meta.pricing });
+      ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
       return { ...outcome, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx }) };
     } catch (error) {
@@ -99,7 +100,7 @@ export class ChatService {
       if (outcome.response.usage) usage = addUsage(usage, outcome.response.usage);
       cost += costUsd(outcome.response.usage, outcome.meta.pricing);
       // Noted after every step: a later model that fails must not erase what earlier ones cost.
-      note(ctx, { usage, costUsd: cost, attempts: answered.size });
+      ctx.usage?.cascaded(usage, cost, answered.size);
     }
     const final = this.pick(answered, request, decision);
     return { ...final, meta: { ...final.meta, route: `${plan.route}; activated=${[...answered.keys()].join('>')}` } };
@@ -131,24 +132,22 @@ async function* settleWhenDone(
   let usage: number | undefined;
   let outputChars = 0;
   // Reported usage, or the prompt and the output relayed so far: what a cut stream is charged.
-  const fillUsage = (): void => {
-    if (draft && !draft.usage) draft.usage = { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
-  };
+  const fillUsage = (): void => draft?.cutShort(promptTokens, outputChars);
   ctx?.beforeRecord?.(fillUsage);
   try {
     for await (const event of events) {
       if (event.type === 'text-delta' || event.type === 'thinking-delta') outputChars += event.text.length;
       if (event.type === 'tool-call-delta') outputChars += event.argumentsDelta.length;
-      if (draft && draft.ttftMs === undefined && event.type !== 'start' && event.type !== 'usage') draft.ttftMs = Date.now() - draft.startedAt;
+      if (draft && draft.ttftMs === undefined && event.type !== 'start' && event.type !== 'usage') draft.firstToken();
       if (event.type === 'usage' || (event.type === 'finish' && event.usage)) {
         const reported = event.usage!;
         usage = totalTokens(reported);
-        if (draft) draft.usage = reported;
+        draft?.reported(reported);
         // The caller sees what it is charged in the usage it is sent (dialect A's usage.cost).
         yield { ...event, usage: { ...reported, costUsd: costUsd(reported, pricing) } };
         continue;
       }
-      if (event.type === 'error' && draft) draft.errorType = event.error.type;
+      if (event.type === 'error') draft?.failed(event.error.type);
       yield event;
     }
   } finally {
@@ -167,9 +166,4 @@ function priceAnswer(outcome: CompletionOutcome, cost: number | undefined): void
 
 function textOf(response: CanonicalResponse): string {
   return response.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-}
-
-function note(ctx: CallContext, fields: Partial<UsageDraft>): void {
-  if (!ctx.usage) return;
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) (ctx.usage as unknown as Record<string, unknown>)[name] = value;
 }

@@ -92,10 +92,7 @@ export class ExecutorService {
         for (let retry = 0; ; retry++) {
           if (ctx.signal.aborted) throw new ClientAbortedError();
           count++;
-          if (ctx.usage) {
-            ctx.usage.attempts = count;
-            ctx.usage.provider = target.provider;
-          }
+          ctx.usage?.attempted(count, target.provider);
           const lifetime = attemptSignal(ctx.signal, target.timeouts.totalMs);
           const { signal } = lifetime;
           const started = Date.now();

@@ -1,4 +1,4 @@
-import { costUsd, toUsageRow } from './usage-entry';
+import { costUsd, toUsageRow, UsageDraft } from './usage-entry';
 
 describe('usage cost', () => {
   const pricing = { prompt: '0.000001', completion: '0.000005', input_cache_read: '0.0000001', input_cache_write: '0.00000125' };
@@ -14,7 +14,28 @@ describe('usage cost', () => {
 
   it('costs nothing without usage or pricing, and rows carry latency and tokens', () => {
     expect(costUsd(undefined, pricing)).toBe(0);
-    const row = toUsageRow({ requestId: 'r', dialect: 'openai', streamed: true, startedAt: 1000, attempts: 2, usage: { inputTokens: 3, outputTokens: 4, reasoningTokens: 1 } }, 200, 1600);
+    const draft = new UsageDraft({ requestId: 'r', dialect: 'openai', startedAt: 1000 });
+    draft.planned('rosetta/gpt-4o-mini', true, undefined);
+    draft.attempted(2, 'openai');
+    draft.reported({ inputTokens: 3, outputTokens: 4, reasoningTokens: 1 });
+    const row = toUsageRow(draft, 200, 1600);
     expect(row).toEqual(expect.objectContaining({ requestId: 'r', status: 200, latencyMs: 600, inputTokens: 3, outputTokens: 4, reasoningTokens: 1, attempts: 2, streamed: true, costUsd: 0 }));
+  });
+
+  it('fills a draft through its steps: the first token and the first usage count, a later failure names the cause', () => {
+    const draft = new UsageDraft({ requestId: 'r', dialect: 'anthropic', startedAt: 1000 });
+    draft.firstToken(1250);
+    draft.firstToken(1900);
+    draft.cutShort(100, 41);
+    draft.reported({ inputTokens: 120, outputTokens: 30 });
+    draft.cutShort(100, 4000);
+    draft.disconnected();
+    draft.failed('upstream_error');
+    draft.disconnected();
+    expect(toUsageRow(draft, 499, 2000)).toEqual(expect.objectContaining({ ttftMs: 250, inputTokens: 120, outputTokens: 30, errorType: 'upstream_error' }));
+
+    const cut = new UsageDraft({ requestId: 'c', dialect: 'openai', startedAt: 0 });
+    cut.cutShort(100, 41);
+    expect(toUsageRow(cut, 200, 10)).toEqual(expect.objectContaining({ inputTokens: 100, outputTokens: 11 }));
   });
 });

@@ -9,24 +9,36 @@ export interface TokenPricing {
   input_cache_write?: string;
 }
 
-/**
- * One request, filled in as it goes: the controller opens it, routing and execution add what was
- * served, and it is closed when the response ends (or the client leaves).
- */
-export interface UsageDraft {
+/** What a ledger draft is opened with: who asked, in which dialect, when. */
+export interface UsageDraftInit {
   requestId: string;
-  /** The caller's x-request-id: searchable by admins, never the ledger's key. */
   clientRequestId?: string;
   apiKeyId?: string;
-  /** The key's team at the time of the request: its spend counts against the team's budget. */
   teamId?: string;
   dialect: DialectId;
-  streamed: boolean;
-  startedAt: number;
+  startedAt?: number;
+}
+
+/**
+ * One request's ledger row, filled in as it goes through typed steps — opened by the data plane,
+ * `planned` and `served` by the chat use case, `attempted` by the executor, `reported`,
+ * `firstToken` and `cutShort` by the stream relay, `failed` wherever it fails — and `closed` once
+ * its row is recorded. The fields are read by `toUsageRow`; nothing else writes them.
+ */
+export class UsageDraft {
+  readonly requestId: string;
+  /** The caller's x-request-id: searchable by admins, never the ledger's key. */
+  readonly clientRequestId?: string;
+  readonly apiKeyId?: string;
+  /** The key's team at the time of the request: its spend counts against the team's budget. */
+  readonly teamId?: string;
+  readonly dialect: DialectId;
+  readonly startedAt: number;
+  streamed = false;
   requestedModel?: string;
   servedModel?: string;
   provider?: string;
-  attempts: number;
+  attempts = 0;
   route?: string;
   usage?: Usage;
   pricing?: TokenPricing;
@@ -36,6 +48,72 @@ export interface UsageDraft {
   costUsd?: number;
   /** The cost its ledger row was recorded with, once it has been: the draft is closed. */
   recordedCostUsd?: number;
+
+  constructor(init: UsageDraftInit) {
+    this.requestId = init.requestId;
+    this.clientRequestId = init.clientRequestId;
+    this.apiKeyId = init.apiKeyId;
+    this.teamId = init.teamId;
+    this.dialect = init.dialect;
+    this.startedAt = init.startedAt ?? Date.now();
+  }
+
+  /** What was asked for and how it was routed. */
+  planned(requestedModel: string, streamed: boolean, route: string | undefined): void {
+    this.requestedModel = requestedModel;
+    this.streamed = streamed;
+    if (route !== undefined) this.route = route;
+  }
+
+  /** Attempt `count` went out to `provider`. */
+  attempted(count: number, provider: string): void {
+    this.attempts = count;
+    this.provider = provider;
+  }
+
+  /** What served the answer, at which prices. */
+  served(model: string, provider: string, pricing: TokenPricing | undefined): void {
+    this.servedModel = model;
+    this.provider = provider;
+    if (pricing !== undefined) this.pricing = pricing;
+  }
+
+  /** The usage the upstream reported (ignored when it reported none). */
+  reported(usage: Usage | undefined): void {
+    if (usage !== undefined) this.usage = usage;
+  }
+
+  /** A cascade so far: the usage and cost of every model it activated, and how many. */
+  cascaded(usage: Usage | undefined, costUsd: number, steps: number): void {
+    this.reported(usage);
+    this.costUsd = costUsd;
+    this.attempts = steps;
+  }
+
+  /** The first output of a stream (only the first call counts). */
+  firstToken(now: number = Date.now()): void {
+    this.ttftMs ??= now - this.startedAt;
+  }
+
+  /** A stream cut before its usage arrived: the prompt and an estimate of the output relayed. */
+  cutShort(promptTokens: number, outputChars: number): void {
+    this.usage ??= { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) };
+  }
+
+  /** The request failed with this error type (a later failure names the cause better). */
+  failed(type: string): void {
+    this.errorType = type;
+  }
+
+  /** The client went away first (unless a failure was already named). */
+  disconnected(): void {
+    this.errorType ??= 'client_disconnected';
+  }
+
+  /** Its row was recorded at this cost: the draft is closed. */
+  closed(costUsd: number): void {
+    this.recordedCostUsd = costUsd;
+  }
 }
 
 export interface UsageRow {

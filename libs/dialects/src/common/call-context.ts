@@ -1,7 +1,7 @@
 import { dialectForPath } from '@rosetta/protocols/dialects';
 import { AbortLine } from '@rosetta/providers';
 import type { CallContext } from '@rosetta/routing';
-import type { UsageDraft } from '@rosetta/usage';
+import { UsageDraft } from '@rosetta/usage';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
 
 const CLIENT_CLOSED_REQUEST = 499;
@@ -13,12 +13,12 @@ const CLIENT_CLOSED_REQUEST = 499;
 export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
   const signal = new AbortLine();
   const beforeRecord: Array<() => void> = [];
-  const usage: UsageDraft = { requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: req.dialect ?? dialectForPath(req.path), streamed: false, startedAt: Date.now(), attempts: 0 };
+  const usage = new UsageDraft({ requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: req.dialect ?? dialectForPath(req.path) });
   req.usageDraft = usage;
   res.on('close', () => {
     if (!res.writableEnded) {
       signal.abort();
-      usage.errorType ??= 'client_disconnected';
+      usage.disconnected();
     }
     // A client gone before the status line went out was never answered: 499 (nginx's "client
     // closed request"), not the 200 a response object holds by default.
