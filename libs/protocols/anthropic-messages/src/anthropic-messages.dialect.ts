@@ -43,6 +43,8 @@ export const anthropicMessagesDialect: ClientDialect = {
       },
     };
   },
+  decodeForRouting: (body) => convertAnthropicMessagesRequest({ body: { max_tokens: 1024, ...body } }).value,
+  recognises: (_body, headers) => headers['anthropic-version'] !== undefined,
   decodeCountTokens(input) {
     const body = { max_tokens: 1, ...validateAnthropicCountTokensRequest(input.body) };
     const { value: request } = convertAnthropicMessagesRequest({ body });

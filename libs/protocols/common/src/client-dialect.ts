@@ -75,6 +75,13 @@ export interface ClientDialect {
   decodeCountTokens?(input: ChatInput): { request: CanonicalRequest; encode(tokens: number): unknown };
   /** `model_call` routes: the model and what to do, from the raw rest of the path. */
   parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' };
+  /**
+   * `POST /v1/route` (explaining a routing decision): a body decoded only as far as routing needs,
+   * leniently (no output cap required, say). Absent: `decodeChat` is used, with its full checks.
+   */
+  decodeForRouting?(body: Record<string, unknown>, model: string): CanonicalRequest;
+  /** Whether an unlabelled `/v1/route` body looks like this dialect's (the last dialect is the fallback). */
+  recognises?(body: Record<string, unknown>, headers: ChatInput['headers']): boolean;
   /** `list_models` / `get_model`: the model list in the dialect's own shape. */
   encodeModelList?(models: readonly ModelFacts[]): unknown;
   encodeModel?(model: ModelFacts): unknown;

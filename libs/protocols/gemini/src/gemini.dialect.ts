@@ -49,6 +49,8 @@ export const geminiDialect: ClientDialect = {
     const { value: request } = convertGeminiRequest({ body: inner, model: input.model ?? '', stream: false });
     return { request, encode: (tokens) => ({ totalTokens: tokens }) };
   },
+  decodeForRouting: (body, model) => convertGeminiRequest({ body: normalizeGeminiRequest(body), model }).value,
+  recognises: (body) => 'contents' in body,
   encodeModelList: (models) => ({ models: models.map(toGeminiModel) }),
   encodeModel: toGeminiModel,
 };

@@ -1,3 +1,4 @@
+import { GatewayError } from '@rosetta/canonical';
 import { SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { convertOpenAIChatRequest } from './convert-openai-chat-request';
 import { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
@@ -18,6 +19,10 @@ export const openAIChatDialect: ClientDialect = {
   ownsPath: () => true,
   credential: {},
   renderError: renderOpenAIChatError,
+  decodeForRouting(body) {
+    if (!Array.isArray(body['messages'])) throw GatewayError.invalidRequest('messages is required', 'messages');
+    return convertOpenAIChatRequest({ body }).value;
+  },
   decodeChat(input) {
     const body = validateOpenAIChatRequest(withDefaultModel(input.body, input.defaultModel));
     const { value: request, warnings } = convertOpenAIChatRequest({ body });

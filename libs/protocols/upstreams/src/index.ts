@@ -10,7 +10,7 @@ import { openAIChatUpstream } from '@rosetta/protocols/openai-chat';
  */
 export const UPSTREAM_PROTOCOLS: readonly UpstreamProtocol[] = [openAIChatUpstream, anthropicMessagesUpstream, geminiUpstream];
 
-/** The ids, for validation messages and the OpenAPI document. */
+/** The ids, for validating a provider's `protocol`. */
 export const UPSTREAM_PROTOCOL_IDS: readonly string[] = UPSTREAM_PROTOCOLS.map((p) => p.id);
 
 export function upstreamProtocol(id: string): UpstreamProtocol | undefined {
