@@ -11,7 +11,7 @@ import { type RouteMode, loadArtefact } from '@rosetta/mixture';
 import { type CeilingReport, routingCeiling } from '../ceiling';
 import { loadMtBench } from '../classifier-fit';
 import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
-import { type EvalReport, evaluate } from '../evaluate';
+import { BAR_ACCURACY_SHARE, BAR_COST_SHARE, type EvalReport, evaluate } from '../evaluate';
 import { fitRouter } from '../fit-router';
 import { loadRouterBench } from '../load-routerbench';
 import { type OptionSpec, flag, flagList, has, out, parseArgs, parseKnobs, run } from './args';
@@ -37,7 +37,17 @@ function printTable(r: EvalReport, title: string): void {
   out(`${pad('random', 34)}${pad(pct(r.random.accuracy), 11)}${money(r.random.cost_usd)}`);
   out(`${pad('oracle', 34)}${pad(pct(r.oracle.accuracy), 11)}${money(r.oracle.cost_usd)}`);
   const v = r.vs_best_single;
-  out(`router vs best single: accuracy ${v.accuracy_delta >= 0 ? '+' : ''}${(v.accuracy_delta * 100).toFixed(2)} pts at ${pct(v.cost_ratio)} of its cost — bar (≥ accuracy at ≤ 40% cost) ${v.meets_bar ? 'MET' : 'not met'}`);
+  out(
+    `router vs best single: ${pct(v.accuracy_ratio)} of its accuracy (${v.accuracy_delta >= 0 ? '+' : ''}${(v.accuracy_delta * 100).toFixed(2)} pts) at ${pct(v.cost_ratio)} of its cost — ` +
+      `bar (≥ ${pct(BAR_ACCURACY_SHARE)} of its accuracy at ≤ ${pct(BAR_COST_SHARE)} of its cost) ${v.meets_bar ? 'MET' : 'not met'}`,
+  );
+  out(`AIQ ${r.aiq} (single models and their mixtures: ${r.aiq_singles})`);
+  out();
+  out(`${pad('task', 16)}${pad('rows', 6)}${pad('router', 20)}${pad('best single', 44)}AIQ`);
+  for (const t of r.tasks ?? []) {
+    const best = `${t.best_single.model} ${pct(t.best_single.accuracy)} ${money(t.best_single.cost_usd)}`;
+    out(`${pad(t.task, 16)}${pad(String(t.rows), 6)}${pad(`${pct(t.router.accuracy)} ${money(t.router.cost_usd)}`, 20)}${pad(best, 44)}${t.aiq}`);
+  }
   out();
   out('knob   accuracy   cost        models/prompt');
   for (const p of r.curve) out(`${pad(p.knob.toFixed(3), 7)}${pad(pct(p.accuracy), 11)}${pad(money(p.cost_usd), 12)}${p.models_per_prompt}`);
