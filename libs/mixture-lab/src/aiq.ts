@@ -41,7 +41,7 @@ export function nonDecreasingHull(points: CostPoint[]): CostPoint[] {
 }
 
 /** The hull's accuracy at a cost: 0 below its first point, flat beyond its last, linear between. */
-function hullAt(hull: CostPoint[], cost: number): number {
+export function hullAt(hull: CostPoint[], cost: number): number {
   const first = hull[0];
   if (!first || cost < first.cost) return 0;
   for (let i = 1; i < hull.length; i++) {

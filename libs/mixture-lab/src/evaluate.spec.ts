@@ -1,5 +1,5 @@
 import { SYNTH_MODELS, syntheticRows } from './__fixtures__/synthetic';
-import { aiq } from './aiq';
+import { aiq, hullAt } from './aiq';
 import { evaluate } from './evaluate';
 import { fitRouter } from './fit-router';
 
@@ -25,8 +25,13 @@ describe('evaluate: figures overall and per task', () => {
   it('computes AIQ from the curve over the single models\' cost range, and the bar from the accuracy ratio', () => {
     const costs = report.singles.map((s) => s.cost_usd);
     const range = { min: Math.min(...costs), max: Math.max(...costs) };
-    const points = [...report.curve, report.router].map((p) => ({ cost: p.cost_usd, accuracy: p.accuracy }));
-    expect(report.aiq).toBeCloseTo(aiq(points, range), 4);
+    // The frontier is the hull of every held-out point (the curve's, the default's and one per
+    // calibrated λ); AIQ integrates it, and no point of the curve lies above it.
+    const frontier = report.frontier.map((p) => ({ cost: p.cost_usd, accuracy: p.accuracy }));
+    expect(report.aiq).toBeCloseTo(aiq(frontier, range), 4);
+    for (const p of [...report.curve, report.router]) expect(hullAt(frontier, p.cost_usd)).toBeGreaterThanOrEqual(p.accuracy - 1e-9);
+    const barCost = 0.4 * report.best_single.cost_usd;
+    expect(report.frontier_at_bar_cost).toBeCloseTo(hullAt(frontier, barCost), 4);
     expect(report.aiq_singles).toBeCloseTo(aiq(report.singles.map((s) => ({ cost: s.cost_usd, accuracy: s.accuracy })), range), 4);
     const v = report.vs_best_single;
     expect(v.accuracy_ratio).toBeCloseTo(report.router.accuracy / report.best_single.accuracy, 3);

@@ -15,7 +15,7 @@ import {
   defaultKnobFor,
   extractSignals,
 } from '@rosetta/mixture';
-import { aiq } from './aiq';
+import { aiq, hullAt, nonDecreasingHull } from './aiq';
 import { commonModels } from './load-routerbench';
 
 export interface RowOutcome {
@@ -50,6 +50,11 @@ export interface EvalSums {
   rows: number;
   knobs: number[];
   router: Tally[];
+  /**
+   * The router's whole family: one policy per λ of the calibration grid (the knob mixes two
+   * neighbours between them), routed at the knob value each artefact gives that λ. AIQ's points.
+   */
+  family: Tally[];
   /** Each artefact's own default knob (one per fold in cross-validation), rows-weighted. */
   atDefault: Tally & { knobSum: number };
   singles: Record<string, { correct: number; cost: number }>;
@@ -66,6 +71,7 @@ export function emptySums(knobs: number[], models: string[], perTask = true): Ev
     rows: 0,
     knobs,
     router: knobs.map(() => ({ correct: 0, cost: 0, calls: 0 })),
+    family: [],
     atDefault: { correct: 0, cost: 0, calls: 0, knobSum: 0 },
     singles,
     random: { correct: 0, cost: 0 },
@@ -78,6 +84,7 @@ export function emptySums(knobs: number[], models: string[], perTask = true): Ev
 interface RowResult {
   row: LabelledRow;
   curve: RowOutcome[];
+  family: RowOutcome[];
   atDefault: RowOutcome;
   knob: number;
 }
@@ -92,6 +99,7 @@ function addRow(sums: EvalSums, r: RowResult): void {
   const { row } = r;
   sums.rows++;
   r.curve.forEach((o, i) => add(sums.router[i] as Tally, o));
+  r.family.forEach((o, i) => add((sums.family[i] ??= { correct: 0, cost: 0, calls: 0 }), o));
   add(sums.atDefault, r.atDefault);
   sums.atDefault.knobSum += r.knob;
   const ms = Object.keys(sums.singles);
@@ -113,12 +121,14 @@ function addRow(sums: EvalSums, r: RowResult): void {
 export function accumulate(sums: EvalSums, artefact: RouterArtefact, rows: LabelledRow[], mode: RouteMode): void {
   const models = Object.keys(sums.singles).filter((m) => artefact.models.includes(m));
   const knob = defaultKnobFor(artefact, mode);
+  const familyKnobs = (mode === 'cascade' ? artefact.cascade.curve : artefact.single).knobs;
   for (const row of rows) {
     // Signals do not depend on the knob: extracted once per prompt, as the live path does.
     const signals = extractSignals({ text: row.prompt }, { classifier: artefact.classifier });
     const result: RowResult = {
       row,
       curve: sums.knobs.map((k) => routeRow(artefact, row, k, mode, models, signals)),
+      family: familyKnobs.map((k) => routeRow(artefact, row, k, mode, models, signals)),
       atDefault: routeRow(artefact, row, knob, mode, models, signals),
       knob,
     };
@@ -147,10 +157,19 @@ export interface EvalReport {
    * bar: accuracy ≥ `BAR_ACCURACY_SHARE` of the best single's at ≤ `BAR_COST_SHARE` of its cost.
    */
   vs_best_single: { cost_ratio: number; accuracy_delta: number; accuracy_ratio: number; meets_bar: boolean };
-  /** RouterBench's AIQ of the curve (aiq.ts) over [cheapest, dearest single model's cost]. */
+  /**
+   * RouterBench's AIQ (aiq.ts) of the router's family (one point per calibrated λ, plus the curve
+   * and the default) over [cheapest, dearest single model's cost] on the same rows.
+   */
   aiq: number;
   /** The same for the "zero router" (the single models and their mixtures), for reference. */
   aiq_singles: number;
+  /**
+   * The router's held-out frontier (the hull AIQ integrates) and its accuracy at the bar's cost
+   * (`BAR_COST_SHARE` of the best single's): the most any knob value could give there.
+   */
+  frontier: Point[];
+  frontier_at_bar_cost: number;
   singles: Array<Point & { model: string }>;
   random: Point;
   oracle: Point;
@@ -180,6 +199,8 @@ function figures(sums: EvalSums): Omit<EvalReport, 'tasks' | 'mode' | 'default_k
   const accuracyRatio = best.accuracy > 0 ? r4(router.accuracy / best.accuracy) : 0;
   const range = { min: Math.min(...singles.map((s) => s.cost_usd)), max: Math.max(...singles.map((s) => s.cost_usd)) };
   const asPoints = (ps: Point[]) => ps.map((p) => ({ cost: p.cost_usd, accuracy: p.accuracy }));
+  const points = asPoints([...curve, router, ...sums.family.map((t) => pt(t))]);
+  const hull = nonDecreasingHull(points);
   return {
     rows: sums.rows,
     router,
@@ -190,8 +211,10 @@ function figures(sums: EvalSums): Omit<EvalReport, 'tasks' | 'mode' | 'default_k
       accuracy_ratio: accuracyRatio,
       meets_bar: accuracyRatio >= BAR_ACCURACY_SHARE && ratio <= BAR_COST_SHARE,
     },
-    aiq: r4(aiq(asPoints([...curve, router]), range)),
+    aiq: r4(aiq(points, range)),
     aiq_singles: r4(aiq(asPoints(singles), range)),
+    frontier: hull.map((p) => ({ accuracy: p.accuracy, cost_usd: p.cost })),
+    frontier_at_bar_cost: r4(hullAt(hull, BAR_COST_SHARE * best.cost_usd)),
     singles,
     random: pt(sums.random),
     oracle: pt(sums.oracle),

@@ -41,7 +41,7 @@ function printTable(r: EvalReport, title: string): void {
     `router vs best single: ${pct(v.accuracy_ratio)} of its accuracy (${v.accuracy_delta >= 0 ? '+' : ''}${(v.accuracy_delta * 100).toFixed(2)} pts) at ${pct(v.cost_ratio)} of its cost — ` +
       `bar (≥ ${pct(BAR_ACCURACY_SHARE)} of its accuracy at ≤ ${pct(BAR_COST_SHARE)} of its cost) ${v.meets_bar ? 'MET' : 'not met'}`,
   );
-  out(`AIQ ${r.aiq} (single models and their mixtures: ${r.aiq_singles})`);
+  out(`AIQ ${r.aiq} (single models and their mixtures: ${r.aiq_singles}); best accuracy any knob reaches at ${pct(BAR_COST_SHARE)} of its cost: ${pct(r.frontier_at_bar_cost)}`);
   out();
   out(`${pad('task', 16)}${pad('rows', 6)}${pad('router', 20)}${pad('best single', 44)}AIQ`);
   for (const t of r.tasks ?? []) {
