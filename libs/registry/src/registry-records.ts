@@ -38,6 +38,16 @@ export interface EndpointRecord {
   source: RegistrySource;
 }
 
+/**
+ * An operator's prior for rosetta/auto: P(acceptable answer) on a typical prompt, `default` for
+ * every category without its own figure (categories: writing, roleplay, reasoning, math, coding,
+ * extraction, stem, humanities). `source` is where it was declared.
+ */
+export interface RouterPrior {
+  quality: { default: number } & Record<string, number>;
+  source: RegistrySource;
+}
+
 export interface ModelRecord {
   /** The database id, the model record's integer `id`. */
   id: number;
@@ -48,6 +58,8 @@ export interface ModelRecord {
   description: string;
   distillable: boolean;
   source: RegistrySource;
+  /** The declared prior for rosetta/auto, if any. */
+  routerPrior: RouterPrior | null;
   createdAt: Date;
   updatedAt: Date;
   endpoints: EndpointRecord[];

@@ -26,6 +26,8 @@ export class ModelEntity {
   @Column('text') description!: string;
   @Column('boolean') distillable!: boolean;
   @Column('text') source!: RegistrySource;
+  @Column({ name: 'router_prior', type: 'jsonb', nullable: true }) routerPrior!: Record<string, number> | null;
+  @Column({ name: 'router_prior_source', type: 'text', nullable: true }) routerPriorSource!: RegistrySource | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

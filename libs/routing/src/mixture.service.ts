@@ -6,6 +6,7 @@ import {
   decideCascadeStep,
   loadRouterArtefact,
   promptTextOf,
+  qualityBasisOf,
   type Candidate,
   type CascadeResponse,
   type CascadeStep,
@@ -45,6 +46,11 @@ export class MixtureService implements OnModuleInit {
     this.logger.info({ artefact: path, mode: this.artefact.defaults.mode }, 'router: artefact loaded');
   }
 
+  /** Whether rosetta/auto can score a model: fitted data, a catalog profile or a declared prior. */
+  routable(candidate: Candidate): boolean {
+    return qualityBasisOf(candidate, this.artefact) !== null;
+  }
+
   decide(request: CanonicalRequest, candidates: Candidate[], knob: number | undefined): RouteDecision {
     // Streams and tool turns are answered by one model: a cascade would have to hold them back.
     const mode = request.stream || request.tools?.length ? 'single' : undefined;
@@ -82,11 +88,16 @@ export function applyAffinity(decision: RouteDecision, sticky: Stickiness): { de
 export function summariseDecision(decision: RouteDecision): string {
   const signal = (name: string) => decision.signals.find((s) => s.name === name);
   const category = signal('category');
+  const difficulty = signal('difficulty');
+  const chosen = decision.candidates.find((c) => c.id === decision.chosen);
   const parts = [
     `model=${decision.chosen}`,
     `mode=${decision.mode}`,
     `knob=${decision.knob.toFixed(2)}`,
     decision.mode === 'cascade' ? `plan=${decision.plan.join('>')}` : undefined,
+    // Where the chosen model's expected quality came from: fitted data, the catalog profile, or an operator's prior.
+    chosen ? `basis=${chosen.basis}` : undefined,
+    difficulty ? `difficulty=${String(difficulty.value)}` : undefined,
     category ? `category=${String(category.value)}(${category.confidence.toFixed(2)})` : undefined,
     decision.reasons[0] ? `reason=${decision.reasons[0]}` : undefined,
   ];

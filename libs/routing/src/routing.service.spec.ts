@@ -36,8 +36,8 @@ function endpoint(providerSlug: string, upstreamModel: string, price: number, ex
   };
 }
 
-function model(id: number, name: string, endpoints: EndpointRecord[]): ModelRecord {
-  return { id, name, displayName: name, author: 'test', description: '', distillable: false, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
+function model(id: number, name: string, endpoints: EndpointRecord[], routerPrior: ModelRecord['routerPrior'] = null): ModelRecord {
+  return { id, name, displayName: name, author: 'test', description: '', distillable: false, source: 'admin', routerPrior, createdAt: new Date(0), updatedAt: new Date(0), endpoints };
 }
 
 /** A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real router. */
@@ -46,8 +46,8 @@ async function setup() {
   const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic')];
   const models = [
     model(1, 'auto', []),
-    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7), endpoint('beta', 'small-b', 2e-7)]),
-    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000 })]),
+    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7), endpoint('beta', 'small-b', 2e-7)], { quality: { default: 0.7 }, source: 'file' }),
+    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000 })], { quality: { default: 0.9, coding: 0.95 }, source: 'admin' }),
     model(4, 'tiny-window', [endpoint('alpha', 'tiny', 1e-8, { contextLength: 100 })]),
   ];
   const repository = { load: async () => ({ providers, models }) } as unknown as RegistryRepository;
@@ -110,6 +110,21 @@ describe('RoutingService', () => {
     expect(() => routing.plan(request('rosetta/small', {}, { models: ['rosetta/large'] }), undefined, { allowed })).toThrow(expect.objectContaining({ param: 'models[0]' }));
     const auto = routing.plan(request('rosetta/auto'), undefined, { allowed });
     expect(new Set(auto.attempts.map((a) => a.model))).toEqual(new Set(['rosetta/small']));
+  });
+
+  it('rosetta/auto scores a model by its declared prior, and leaves out a model with neither prior nor profile, saying why', async () => {
+    const { routing } = await setup();
+    const explained = routing.explain(request('rosetta/auto'));
+    const decision = explained['decision'] as { candidates: Array<{ id: string; basis: string; source: string }> };
+    expect(decision.candidates.map((c) => [c.id, c.basis, c.source]).sort()).toEqual([
+      ['rosetta/large', 'prior', 'prior (admin API) default'],
+      ['rosetta/small', 'prior', 'prior (providers file) default'],
+    ]);
+    expect(explained['filters']).toEqual(expect.arrayContaining([{ model: 'rosetta/tiny-window', eligible: [], excluded_by: 'router_prior' }]));
+    // Alone, the unscored model cannot be routed to: a 503 that says what to declare.
+    expect(() => routing.plan(request('rosetta/auto', {}, { models: ['rosetta/tiny-window'] }))).toThrow(
+      expect.objectContaining({ status: 503, message: expect.stringContaining('declare router_prior') }),
+    );
   });
 
   it('lowers an output cap past what the endpoint can give, per attempt', async () => {
