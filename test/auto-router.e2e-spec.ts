@@ -93,9 +93,11 @@ describe('rosetta/auto', () => {
   });
 
   describe('cascade mode: cheap models first, escalating when their answers disagree', () => {
-    // Two cheap candidates and a strong one, and a multiple-choice question (answers comparable).
+    // Two cheap candidates and a strong one, and a multiple-choice question (answers comparable)
+    // hard enough that a cheap model alone is not capable of it, so the cheap ones probe first.
     const pool = { models: ['rosetta/gemini-2.5-flash-lite', 'rosetta/gpt-4o-mini', 'rosetta/claude-sonnet-4-5'], route_knob: 0.5 };
-    const question = (m: string) => `Which planet is largest? (${m})\nA) Mars\nB) Jupiter\nC) Venus\nD) Mercury\nAnswer with a single letter.`;
+    const question = (m: string) =>
+      `Which sorting algorithm has the best worst-case time complexity? (${m})\nA) Quicksort\nB) Heapsort\nC) Bubble sort\nD) Insertion sort\nAnswer with a single letter.`;
     const send = (m: string) =>
       fetch(`${gateway.url}/v1/chat/completions`, {
         method: 'POST',
@@ -107,6 +109,9 @@ describe('rosetta/auto', () => {
       const explained = await route(ask(question('plan'), pool));
       expect(explained.body.decision.mode).toBe('cascade');
       expect(explained.body.decision.plan).toEqual(['rosetta/gemini-2.5-flash-lite', 'rosetta/gpt-4o-mini', 'rosetta/claude-sonnet-4-5']);
+      // An easy question needs no probe: the cheapest capable model answers it alone.
+      const easy = await route(ask('Which planet is largest?\nA) Mars\nB) Jupiter\nC) Venus\nD) Mercury\nAnswer with a single letter.', pool));
+      expect(easy.body.decision).toEqual(expect.objectContaining({ mode: 'single', plan: ['rosetta/gemini-2.5-flash-lite'] }));
     });
 
     it('accepts when the two cheap answers agree: two models activated, both charged', async () => {
