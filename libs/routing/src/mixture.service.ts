@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common'
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalRequest } from '@rosetta/canonical';
 import {
+  answerKindOf,
   decide,
   decideCascadeStep,
   loadRouterArtefact,
@@ -52,9 +53,12 @@ export class MixtureService implements OnModuleInit {
   }
 
   decide(request: CanonicalRequest, candidates: Candidate[], knob: number | undefined): RouteDecision {
-    // Streams and tool turns are answered by one model: a cascade would have to hold them back.
-    const mode = request.stream || request.tools?.length ? 'single' : undefined;
-    return decide({ text: promptTextOf(request), candidates, knob, mode, request }, this.artefact);
+    const text = promptTextOf(request);
+    // docs/decisions/0010: a tool turn is answered by one model (tool calls do not compare, and a
+    // tool loop stays on its model); a stream cascades only on multiple choice, whose short
+    // non-streamed probes settle it before the first byte.
+    const mode = request.tools?.length || (request.stream && answerKindOf(text) !== 'choice') ? 'single' : undefined;
+    return decide({ text, candidates, knob, mode, request }, this.artefact);
   }
 
   cascadeStep(request: CanonicalRequest, decision: RouteDecision, responses: CascadeResponse[]): CascadeStep {
