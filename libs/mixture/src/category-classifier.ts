@@ -11,7 +11,7 @@
  * without an artefact classify with a classifier fitted on the keyword priors alone. Reading
  * MT-Bench and measuring accuracy are offline work, in @rosetta/mixture-lab (classifier-fit.ts).
  */
-import { fnv1a, focusText, words } from './text-features';
+import { fnv1a, fnvContinue, focusText, words } from './text-features';
 
 /**
  * Function words carry no category but dominate short prompts: MT-Bench's maths questions start
@@ -25,15 +25,29 @@ const STOP_WORDS = new Set(
 
 let contentMemo: { text: string; hashes: number[] } | undefined;
 
-/** Hashes of the content words of a text's focus and of their adjacent pairs. */
+/** A token with a letter, a digit or `%` in it (words() makes punctuation tokens of their own). */
+function isContent(w: string): boolean {
+  if (w.length > 1) {
+    for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) !== 95) return true;
+    return false;
+  }
+  const c = w.charCodeAt(0);
+  if (c < 0x80) return c === 37 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return /[\p{L}\p{N}]/u.test(w);
+}
+
+/** Hashes of the content words of a text's focus and of their adjacent pairs (pair = hash of "w1 w2"). */
 export function contentHashes(text: string): number[] {
   if (contentMemo && contentMemo.text === text) return contentMemo.hashes;
-  const content = words(focusText(text)).filter((w) => !STOP_WORDS.has(w) && /[\p{L}\p{N}%]/u.test(w));
   const hashes: number[] = [];
-  content.forEach((w, i) => {
-    hashes.push(fnv1a(w));
-    if (i > 0) hashes.push(fnv1a(`${content[i - 1]} ${w}`));
-  });
+  let prev = -1;
+  for (const w of words(focusText(text))) {
+    if (STOP_WORDS.has(w) || !isContent(w)) continue;
+    const h = fnv1a(w);
+    hashes.push(h);
+    if (prev >= 0) hashes.push(fnvContinue(fnvContinue(prev, ' '), w));
+    prev = h;
+  }
   contentMemo = { text, hashes };
   return hashes;
 }

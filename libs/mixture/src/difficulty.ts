@@ -12,7 +12,9 @@
  * each with a fixed weight, so every decision can say which cues moved it. Like the other
  * detectors it reads at most the first 400 and last 1,600 characters.
  */
+import { compileCues, countCues } from './cue-phrases';
 import { detectorWindow } from './detectors';
+import { focusText, words } from './text-features';
 
 export interface DifficultyInput {
   text: string;
@@ -37,11 +39,11 @@ const SMALL_TALK = /^\s*(h(i|ello|ey|owdy)|yo|greetings|good (morning|afternoon|
 const SIMPLE_QUESTION = /^\s*(what|who|whom|when|where|which|whose|how (many|much|old|far|long|tall|big|do i|can i|to)|is|are|was|were|does|do|did|can|could|should|will|name|list)\b/i;
 const SIMPLE_TASK =
   /^\s*(please\s+)?(translate|convert|define|spell|rephrase|paraphrase|reword|rewrite|fix (the |my )?(grammar|spelling|typos?)|proofread|capitali[sz]e|lowercase|uppercase|sort|alphabeti[sz]e|count|summari[sz]e|tl;?dr|classify|categori[sz]e|label|extract|pull out|turn (this|it|these)|format|recommend|suggest|give me (a|an|one|two|three|\d+)|tell me (a|an)|name (a|an|one|two|three|\d+)|pretend|act as|say|greet|write (me )?(a |an )?(haiku|limerick|tweet|slogan|tagline|caption|title|headline|short|quick|one[- ]line|two[- ]line|brief|friendly|polite|thank[- ]you|birthday)|(write|give me) (a |an )?(python |javascript |bash |sql |shell )?(one[- ]liner|regex|regular expression|command))\b/i;
-const BRIEF = /\b(one sentence|one[- ]liner|one word|a single (word|sentence|line)|briefly|in short|short answer|yes or no|two lines?)\b/i;
 
 interface Cue {
   name: string;
-  re: RegExp;
+  /** Phrases in cue-phrases.ts's notation. */
+  phrases: string[];
   weight: number;
   /** Most this cue adds however often it matches. */
   cap: number;
@@ -50,69 +52,115 @@ interface Cue {
 }
 
 const HARD_CUES: Cue[] = [
-  { name: 'proof', hard: true, re: /\b(prove|proof|proving|theorem|lemma|corollary|derive|derivation|rigorous(ly)?|formally|by induction|show that|impossibility|if and only if)\b/gi, weight: 1.5, cap: 1.5 },
   {
-    name: 'advanced maths', hard: true,
-    re: /\b(positive integers?|composite|divisib\w*|infinitely many|prime factori\w*|gcd|integral|integrate|eigen\w*|manifold|topolog\w*|group of order|isomorphi\w*|homomorphi\w*|modulo|congruen\w*|diophantine|markov|martingale|zeta|differential equations?|asymptotic\w*|inequalit(y|ies)|combinatori\w*|expected (value|number)|bayes\w*|stochastic|lagrangian|hamiltonian|schr[oö]dinger|fourier|laplace transform|tensor)\b/gi,
+    name: 'proof',
+    hard: true,
+    phrases: ['prove|proof|proving|theorem|lemma|corollary|derive|derivation|rigorous|rigorously|formally|impossibility', 'by induction', 'show that', 'if and only if'],
+    weight: 1.5,
+    cap: 1.5,
+  },
+  {
+    name: 'advanced maths',
+    hard: true,
+    phrases: [
+      'positive integer|integers', 'composite|divisib*|gcd|integral|integrate|eigen*|manifold|topolog*|isomorphi*|homomorphi*|modulo|congruen*|diophantine',
+      'markov|martingale|zeta|asymptotic*|inequality|inequalities|combinatori*|bayes*|stochastic|lagrangian|hamiltonian|schrödinger|schrodinger|fourier|tensor',
+      'infinitely many', 'prime factori*', 'group of order', 'differential equation|equations', 'expected value|number', 'laplace transform',
+    ],
     weight: 0.6,
     cap: 1.2,
   },
   {
-    name: 'analysis', hard: true,
-    re: /\b(step[- ]by[- ]step|trade-?offs?|analy[sz]e|analysis|assess|justify|critique|critically|compare|contrast|criticisms?|objections?|arguments? (for|against)|explain (the|your) reasoning|show (your|the) (work|reasoning)|evaluate the|compare and contrast|pros and cons|root cause|diagnos(e|is)|systematic(ally)?|in depth|in-depth|walk (me )?through|strongest arguments?)\b/gi,
+    name: 'analysis',
+    hard: true,
+    phrases: [
+      'step -? by -? step', 'trade -? off|offs', 'tradeoff|tradeoffs|analyze|analyse|analysis|assess|justify|critique|critically|compare|contrast|criticism|criticisms|objection|objections',
+      'argument|arguments for|against', 'strongest argument|arguments', 'explain the|your reasoning', 'show your|the work|reasoning', 'evaluate the', 'pros and cons', 'root cause',
+      'diagnose|diagnosis|systematic|systematically', 'in -? depth', 'walk me? through',
+    ],
     weight: 0.5,
     cap: 1.5,
   },
   {
-    name: 'design', hard: true,
-    re: /\b(design (a|an|the)|architecture|schema|migration plan|migrate|scalab\w*|multi-tenant|high availability|fault[- ]toleran\w*|idempoten\w*|consisten(t|cy) model|protocol|rollback|cut-?over|downtime|randomi[sz]ed controlled|power analysis|sample size)\b/gi,
+    name: 'design',
+    hard: true,
+    phrases: [
+      'design a|an|the', 'architecture|schema|migrate|scalab*|idempoten*|protocol|rollback|downtime|cutover', 'migration plan', 'multi - tenant', 'high availability',
+      'fault -? toleran*', 'consistent|consistency model', 'cut -? over', 'randomised|randomized controlled', 'power analysis', 'sample size',
+    ],
     weight: 0.5,
     cap: 1.5,
   },
   {
-    name: 'hard code', hard: true,
-    re: /\b(concurren\w*|lock-free|atomics?|std::atomic|memory order(ing)?s?|race conditions?|deadlocks?|thread-safe|mutex\w*|distributed|consensus|byzantine|kernel|cuda|simd|compiler|interpreter|parser|garbage collect\w*|allocator|red-black|b-tree|persistent data|refactor\w*|security|vulnerab\w*|exploit\w*|injection|timing (leak|attack)s?|performance|optimi[sz]\w*|complexity|big-o|o\(n[^)]*\)|oom\w*|memory leak|profil(e|ing)|property-based|invariants?)\b/gi,
+    name: 'hard code',
+    hard: true,
+    phrases: [
+      'concurren*|atomic|atomics|deadlock|deadlocks|mutex*|distributed|consensus|byzantine|kernel|cuda|simd|compiler|interpreter|parser|allocator|refactor*',
+      'security|vulnerab*|exploit*|injection|performance|optimi*|complexity|oom*|profile|profiling|invariant|invariants',
+      'lock - free', 'memory order|ordering|orders|orderings', 'race condition|conditions', 'thread - safe', 'garbage collect*', 'red - black', 'b - tree', 'persistent data',
+      'timing leak|leaks|attack|attacks', 'big - o', 'o ( n', 'memory leak', 'property - based',
+    ],
     weight: 0.6,
     cap: 1.8,
   },
   {
-    name: 'build', hard: true,
-    re: /\b(implement|build|write) (a|an|the) (full|complete|small language|interpreter|compiler|parser|server|service|library|framework|engine|scheduler|database|queue|cache|tree|graph|system)\b|\bwith (unit |property-based )?tests\b|\bplus (unit )?tests\b/gi,
+    name: 'build',
+    hard: true,
+    phrases: [
+      'implement|build|write a|an|the full|complete|interpreter|compiler|parser|server|service|library|framework|engine|scheduler|database|queue|cache|tree|graph|system',
+      'implement|build|write a|an|the small language', 'with unit? tests', 'with property - based tests', 'plus unit? tests',
+    ],
     weight: 0.6,
     cap: 1.2,
   },
   {
-    name: 'expert domain', hard: true,
-    re: /\b(statutes?|case law|enforceab\w*|jurisdictions?|liabilit\w*|clinical|diagnos\w*|dosage|pharmaco\w*|valuation|philosoph\w*|moral realism|epistemolog\w*|metaphysic\w*|historiograph\w*|structuralis\w*|theor(y|ies) of|graduate-level|thermodynamic\w*|quantum|relativistic|bound states?)\b/gi,
+    name: 'expert domain',
+    hard: true,
+    phrases: [
+      'statute|statutes|enforceab*|jurisdiction|jurisdictions|liabilit*|clinical|diagnos*|dosage|pharmaco*|valuation|philosoph*|epistemolog*|metaphysic*|historiograph*|structuralis*',
+      'thermodynamic*|quantum|relativistic', 'case law', 'moral realism', 'theory|theories of', 'graduate - level', 'bound state|states',
+    ],
     weight: 0.5,
     cap: 1,
   },
   {
     name: 'long output',
-    re: /\b\d{1,2},?\d{3}[- ]words?\b|\b(essay|report|white ?paper|comprehensive|detailed|thorough(ly)?|in the style of|unreliable narrator)\b/gi,
+    phrases: ['# , ### -? word|words', '### -? word|words', 'essay|report|whitepaper|comprehensive|detailed|thorough|thoroughly', 'white paper', 'in the style of', 'unreliable narrator'],
     weight: 0.5,
     cap: 1,
   },
   {
     name: 'constraints',
-    re: /\b(must|without (using|any)|at (least|most)|exactly|no more than|under \d|within \d|avoid|ensure|preserv\w*|keep (the )?behaviou?r|edge cases?|every|each one)\b/gi,
+    phrases: ['must|exactly|avoid|ensure|preserv*|every', 'without using|any', 'at least|most', 'no more than', 'under|within #', 'keep the? behaviour|behavior', 'edge case|cases', 'each one'],
     weight: 0.2,
     cap: 0.8,
   },
 ];
 
-function count(re: RegExp, text: string): number {
-  re.lastIndex = 0;
-  let n = 0;
-  while (re.exec(text) !== null) n++;
-  return n;
-}
+const BRIEF = compileCues([['one sentence|word', 'one -? liner', 'a single word|sentence|line', 'briefly', 'in short', 'short answer', 'yes or no', 'two line|lines']]);
+const CUES = compileCues(HARD_CUES.map((c) => c.phrases));
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** Whitespace-separated words of a text, counted up to `max` (the easy shapes only ask "at most n?"). */
+function countWords(text: string, max: number): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length && n < max; i++) {
+    const c = text.charCodeAt(i);
+    const space = c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
+}
 
 /** The prompt's difficulty and the cues behind it. */
 export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   const text = detectorWindow(input.text);
+  // One pass over the words the classifier and the quality model split the prompt into.
+  const tokens = words(focusText(input.text));
+  const found = countCues(CUES, tokens);
   const cues: string[] = [];
   let d = BASE;
   const add = (name: string, w: number): void => {
@@ -120,19 +168,19 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
     d += w;
     cues.push(`${name} ${w > 0 ? '+' : ''}${round2(w)}`);
   };
-  const words = input.text.trim().split(/\s+/).filter(Boolean).length;
+  const wordCount = countWords(input.text, 41);
   // Longer prompts carry more to get right: +0.9 per tenfold beyond 40 tokens, from −0.9 to +1.8.
   add('length', round2(Math.max(-0.9, Math.min(1.8, 0.9 * Math.log10(Math.max(1, input.tokens) / 40)))));
   let hard = 0;
   const hardCues: Array<[string, number]> = [];
-  for (const cue of HARD_CUES) {
-    const w = Math.min(cue.cap, count(cue.re, text) * cue.weight);
+  HARD_CUES.forEach((cue, i) => {
+    const w = Math.min(cue.cap, (found[i] as number) * cue.weight);
     if (w > 0) {
       hardCues.push([cue.name, w]);
       if (cue.hard) hard += w;
     }
-  }
-  if (hard === 0 && words <= 12 && SMALL_TALK.test(input.text)) {
+  });
+  if (hard === 0 && wordCount <= 12 && SMALL_TALK.test(input.text)) {
     add('small talk', -3.5);
     return { value: round2(d), cues };
   }
@@ -143,9 +191,9 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   if (input.tools) add('agentic (tools offered)', 1);
   // The easy shapes only count when nothing marks the prompt as hard.
   if (hard < 0.6 && codeLines < 6) {
-    if (words <= 40 && SIMPLE_TASK.test(input.text)) add('one-step task', -1.3);
-    else if (words <= 25 && SIMPLE_QUESTION.test(input.text)) add('simple question', -1.3);
-    if (BRIEF.test(text)) add('brief answer', -0.5);
+    if (wordCount <= 40 && SIMPLE_TASK.test(input.text)) add('one-step task', -1.3);
+    else if (wordCount <= 25 && SIMPLE_QUESTION.test(input.text)) add('simple question', -1.3);
+    if ((countCues(BRIEF, tokens)[0] as number) > 0) add('brief answer', -0.5);
   }
   return { value: round2(d), cues };
 }

@@ -75,8 +75,7 @@ export class ChatService {
       const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx));
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
-      const probes = cascaded && !cascaded.probes.accepted && cascaded.probes.next !== undefined ? cascaded.probes : undefined;
-      const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes, replayed: cascaded !== undefined && probes === undefined };
+      const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed };
       return { ...outcome, events: settleWhenDone(outcome.events, settle) };
     } catch (error) {
       void reservation?.settle(0);
@@ -106,16 +105,18 @@ export class ChatService {
    * accepted answer is replayed as the stream, otherwise the escalation model streams. The ledger
    * row and the usage the client sees add the probes to the streamed answer.
    */
-  private async streamCascade(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<{ outcome: StreamOutcome; probes: CascadeProgress }> {
+  private async streamCascade(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<{ outcome: StreamOutcome } & Pick<SettleOptions, 'probes' | 'replayed'>> {
     const escalation = plan.decision!.plan.at(-1);
     const probes = await runCascade(this.cascadeDeps, plan, { ...request, stream: false }, ctx, (model) => model === escalation);
     const activated = (extra: string[]) => `${plan.route}; activated=${[...probes.answered.keys(), ...extra].join('>')}`;
     const replayed = probes.accepted ?? (probes.next === undefined ? [...probes.answered.values()].at(-1) : undefined);
     if (replayed) {
-      return { outcome: { events: replayAsStream(replayed.response), meta: { ...replayed.meta, route: activated([]) } }, probes };
+      return { outcome: { events: replayAsStream(replayed.response), meta: { ...replayed.meta, route: activated([]) } }, replayed: true };
     }
-    const outcome = await this.executor.stream({ ...plan, attempts: plan.attempts.filter((a) => a.model === probes.next) }, request, ctx);
-    return { outcome: { ...outcome, meta: { ...outcome.meta, route: activated([probes.next!]) } }, probes };
+    // Nothing answered and nothing left to call (no endpoint of the plan's models): stream the plan as routed.
+    const attempts = probes.next === undefined ? plan.attempts : plan.attempts.filter((a) => a.model === probes.next);
+    const outcome = await this.executor.stream({ ...plan, attempts }, request, ctx);
+    return { outcome: { ...outcome, meta: { ...outcome.meta, route: activated([outcome.meta.model]) } }, ...(probes.answered.size > 0 ? { probes } : {}) };
   }
 
   /** Tokens and budgets before the call; the budget hold waits for the ledger row's cost. */
