@@ -3,6 +3,7 @@
  * the process with a message naming the variable (house style 13).
  */
 import { ConfigError } from './config-error';
+import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { secretKeysFromEnv } from './secret-box';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
 
@@ -61,6 +62,8 @@ export interface RosettaConfig {
   tracing?: TracingConfig;
   /** SECRETS_KEY (seals provider secrets at rest) and SECRETS_KEY_PREVIOUS (still opened, for rotation). */
   secretKeys: { current?: Buffer; previous: Buffer[] };
+  /** Dashboard sessions and OIDC single sign-on (dashboard-config.ts). */
+  dashboard: DashboardConfig;
 }
 
 export { ConfigError };
@@ -182,6 +185,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),
+    dashboard: dashboardConfig(env),
   };
 }
 

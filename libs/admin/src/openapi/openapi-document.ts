@@ -32,13 +32,14 @@ const ERRORS: Json = {
 };
 const ADMIN_ERRORS: Json = {
   '400': json(ref('OpenAIError'), 'Invalid body or parameter, named in the message and `param`'),
-  '401': json(ref('OpenAIError'), 'Missing or wrong admin token'),
+  '401': json(ref('OpenAIError'), 'Missing or wrong admin token, or no live dashboard session'),
+  '403': json(ref('OpenAIError'), 'A viewer session tried a change, or a session change came without the x-rosetta-dashboard header or from another origin'),
   '404': json(ref('OpenAIError'), 'No such object'),
 };
 
 const CLIENT_SECURITY = [{ apiKeyHeader: [] }, { bearer: [] }];
 const GEMINI_SECURITY = [{ googApiKey: [] }, { apiKeyQuery: [] }, { apiKeyHeader: [] }, { bearer: [] }];
-const ADMIN_SECURITY = [{ adminToken: [] }];
+const ADMIN_SECURITY = [{ adminToken: [] }, { dashboardSession: [] }];
 
 const ROUTING_FIELDS: Json = {
   models: { type: 'array', items: { type: 'string' }, description: 'Fallback chain after `model`' },
@@ -92,6 +93,24 @@ const KEY_FIELDS: Json = {
 const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: KEY_FIELDS['budget_period'] };
 const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 } };
 const ID = pathParam('id', 'The object id');
+const INCLUDE_SPEND = queryParam('include', '`spend`: add spend_usd, spend_period, remaining_usd, resets_at (the budget period, else this UTC month)', { type: 'string', enum: ['spend'] });
+const SESSION: Json = { type: 'object', properties: { authenticated: { type: 'boolean' }, sso: { type: 'boolean', description: 'Sign in with SSO is offered' }, role: { type: 'string', enum: ['admin', 'viewer'] }, name: { type: 'string' }, method: { type: 'string', enum: ['token', 'oidc'] }, expires_at: { type: 'string', format: 'date-time' } } };
+const REDIRECT: Json = { '303': { description: 'Redirect (to the identity provider, or back to /dashboard/ — with ?sso_error=<message> when sign-in failed)' } };
+
+function dashboardRoutes(): Record<string, Record<string, Operation>> {
+  const page = (summary: string, extra: Json = {}): Operation => ({ summary, tags: ['Dashboard'], security: [], responses: { '200': { description: 'HTML, script or style', content: { 'text/html': { schema: { type: 'string' } } } }, '404': { description: 'No such asset' }, '503': { description: 'Not built: run npm run build' } }, ...extra });
+  return {
+    '/dashboard': { get: page('The admin dashboard (a single page; sign in with the admin token or SSO)') },
+    '/dashboard/{path}': { get: page("The dashboard's pages (keys, usage, …) and its assets", { parameters: [pathParam('path', 'A page such as keys, or assets/<file>')], 'x-route': 'GET /dashboard/{path}' }) },
+    '/admin/session': {
+      get: { summary: 'Who is signed in to the dashboard (never 401)', tags: ['Dashboard'], security: [], responses: { '200': json(SESSION) } },
+      post: { summary: 'Sign in with the admin token: sets an HttpOnly SameSite=Strict session cookie (the token is not kept)', tags: ['Dashboard'], security: [], requestBody: body({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }), responses: { '200': json(SESSION), '400': ADMIN_ERRORS['400'], '401': json(ref('OpenAIError'), 'Invalid admin token'), '403': json(ref('OpenAIError'), 'No x-rosetta-dashboard header, or another origin'), '429': json(ref('OpenAIError'), 'Too many failed sign-ins from this address') } },
+      delete: { summary: 'Sign out: ends the session on every replica', tags: ['Dashboard'], security: [{ dashboardSession: [] }], responses: { '200': json({ type: 'object', properties: { authenticated: { const: false } } }) } },
+    },
+    '/admin/session/sso': { get: { summary: 'Sign in with SSO: redirects to the OIDC provider (authorization code + PKCE)', tags: ['Dashboard'], security: [], responses: REDIRECT } },
+    '/admin/session/sso/callback': { get: { summary: 'Where the OIDC provider sends the browser back; maps groups to admin or viewer and starts a session', tags: ['Dashboard'], security: [], responses: REDIRECT } },
+  };
+}
 
 function paths(): Record<string, Record<string, Operation>> {
   const geminiModel = pathParam('model', "A model id, slash kept: rosetta/gemini-2.5-flash (Gemini's `models/` prefix optional)");
@@ -123,7 +142,7 @@ function paths(): Record<string, Record<string, Operation>> {
 
     '/admin/keys': {
       post: admin('Issue a key (the secret is shown only in this answer)', 'Admin: keys', { '201': json({ type: 'object', properties: { key: { type: 'string' } } }, 'Created') }, { requestBody: body({ type: 'object', required: ['name', 'plan'], properties: KEY_FIELDS, additionalProperties: false }) }),
-      get: admin('List keys (never their secrets)', 'Admin: keys', { '200': json({ type: 'array', items: { type: 'object' } }) }),
+      get: admin('List keys (never their secrets), with last_used_at; include=spend adds what each spent this period', 'Admin: keys', { '200': json({ type: 'array', items: { type: 'object' } }) }, { parameters: [INCLUDE_SPEND] }),
     },
     '/admin/keys/{id}': {
       get: admin('One key, with spend_usd this period', 'Admin: keys', { '200': json({ type: 'object' }) }, { parameters: [ID] }),
@@ -132,7 +151,7 @@ function paths(): Record<string, Record<string, Operation>> {
     },
     '/admin/teams': {
       post: admin('Create a team', 'Admin: teams', { '201': json({ type: 'object' }, 'Created') }, { requestBody: body({ type: 'object', required: ['name'], properties: TEAM_FIELDS, additionalProperties: false }) }),
-      get: admin('List teams', 'Admin: teams', { '200': json({ type: 'array', items: { type: 'object' } }) }),
+      get: admin('List teams; include=spend adds what each spent this period', 'Admin: teams', { '200': json({ type: 'array', items: { type: 'object' } }) }, { parameters: [INCLUDE_SPEND] }),
     },
     '/admin/teams/{id}': {
       get: admin('One team, with spend_usd this period', 'Admin: teams', { '200': json({ type: 'object' }) }, { parameters: [ID] }),
@@ -145,7 +164,7 @@ function paths(): Record<string, Record<string, Operation>> {
       patch: admin('Change only the limits given', 'Admin: plans', { '200': json(ref('Plan')) }, { parameters: [pathParam('name', 'Plan name')], requestBody: body({ type: 'object', properties: PLAN_FIELDS, additionalProperties: false }) }),
       delete: admin('Delete a plan (409 while keys use it)', 'Admin: plans', { '200': json({ type: 'object' }), '409': json(ref('OpenAIError'), 'Keys are on this plan') }, { parameters: [pathParam('name', 'Plan name')] }),
     },
-    '/admin/providers': { get: admin('Providers, whether each is configured, and their endpoints (never their keys)', 'Admin: registry', { '200': json({ type: 'array', items: { type: 'object' } }) }) },
+    '/admin/providers': { get: admin("Providers, whether each is configured, and their endpoints (never their keys) with each endpoint's live health: status, uptime, TTFT / latency / throughput percentiles, circuit", 'Admin: registry', { '200': json({ type: 'array', items: { type: 'object' } }) }) },
     '/admin/providers/{slug}': {
       put: admin('Add or change a provider and its endpoints (PROVIDERS_FILE shape); api_key is stored encrypted', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('slug', 'Provider slug')], requestBody: body({ type: 'object' }) }),
       delete: admin('Remove a provider', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('slug', 'Provider slug')] }),
@@ -157,7 +176,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/admin/usage': {
       get: admin('Usage grouped by key, team, model and/or day; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
         parameters: [
-          queryParam('group_by', 'Comma-separated: key, team, model, day (default day,key,model)'),
+          queryParam('group_by', 'Comma-separated: key, team, model, provider, day, hour (UTC) (default day,key,model)'),
           queryParam('from', 'Inclusive, ISO 8601 (default: 7 days ago)'),
           queryParam('to', 'Exclusive, ISO 8601; a date alone includes that day'),
           queryParam('key_id', 'Only this key'),
@@ -166,6 +185,25 @@ function paths(): Record<string, Record<string, Operation>> {
         ],
       }),
     },
+    '/admin/route': {
+      post: admin('What rosetta/auto would choose, and why (as POST /v1/route, without an API key); viewers may call it', 'Admin: router', { '200': json({ type: 'object' }) }, {
+        requestBody: body({ type: 'object', properties: { prompt: { type: 'string' }, request: { type: 'object', description: 'A request body of any dialect' }, dialect: { type: 'string' }, key_id: { type: 'string', description: "Route as this key would (allow-list, knob)" } }, additionalProperties: false }),
+      }),
+    },
+    '/admin/audit': {
+      get: admin('The audit log, newest first: every admin change and sign-in, who, what, when, from where', 'Admin: audit', { '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('AuditEntry') }, next_cursor: { type: ['string', 'null'] } } }) }, {
+        parameters: [
+          queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
+          queryParam('before', 'The next_cursor of the previous page'),
+          queryParam('action', 'An action (key.revoke) or a kind (key)'),
+          queryParam('actor', 'Part of the name of who did it'),
+          queryParam('target', "An object's id or name"),
+          queryParam('from', 'ISO 8601, inclusive'),
+          queryParam('to', 'ISO 8601, exclusive'),
+        ],
+      }),
+    },
+    ...dashboardRoutes(),
     '/metrics': { get: admin("This replica's metrics, Prometheus text format", 'Operations', { '200': { description: 'Prometheus text', content: { 'text/plain': { schema: { type: 'string' } } } } }) },
     '/openapi.json': { get: { summary: 'This document', tags: ['Operations'], security: [], responses: { '200': json({ type: 'object' }) } } },
     '/docs': { get: { summary: 'This document, rendered', tags: ['Operations'], security: [], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } },
@@ -227,6 +265,24 @@ const SCHEMAS: Json = {
     },
   },
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
+  AuditEntry: {
+    type: 'object',
+    properties: {
+      id: { type: 'string' },
+      at: { type: 'string', format: 'date-time' },
+      actor: { type: 'string', description: '"admin token", or the SSO user' },
+      role: { type: ['string', 'null'] },
+      method: { type: 'string', enum: ['bearer', 'token', 'oidc'] },
+      action: { type: 'string', description: 'key.create, key.update, key.revoke, team.create, team.update, plan.put, plan.update, plan.delete, provider.put, provider.delete, model.put, session.sign_in, session.sign_in_refused, session.sign_out' },
+      target_type: { type: ['string', 'null'] },
+      target_id: { type: ['string', 'null'] },
+      target_name: { type: ['string', 'null'] },
+      details: { type: ['object', 'null'], description: 'What was sent, secrets removed' },
+      ip: { type: ['string', 'null'] },
+      user_agent: { type: ['string', 'null'] },
+      request_id: { type: ['string', 'null'] },
+    },
+  },
 };
 
 export interface DocumentedRoute {
@@ -267,6 +323,9 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Admin: plans' },
       { name: 'Admin: registry' },
       { name: 'Admin: usage' },
+      { name: 'Admin: router' },
+      { name: 'Admin: audit' },
+      { name: 'Dashboard' },
       { name: 'Operations' },
     ],
     paths: paths(),
@@ -278,6 +337,7 @@ export function openApiDocument(namespace: string): Json {
         googApiKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'key' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        dashboardSession: { type: 'apiKey', in: 'cookie', name: 'rosetta_session', description: 'A dashboard session (POST /admin/session); changes also need the x-rosetta-dashboard header. Named __Host-rosetta_session over https.' },
       },
     },
   });
