@@ -57,7 +57,8 @@ describe('the dashboard in a browser', () => {
     const cookies = await context.cookies();
     expect(cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, sameSite: c.sameSite, path: c.path }))).toEqual([{ name: 'rosetta_session', httpOnly: true, sameSite: 'Strict', path: '/' }]);
     expect(cookies[0]!.value).not.toContain(TEST_ADMIN_TOKEN);
-    const storage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href }));
+    // A string is evaluated in the page (this file is compiled without the DOM's types).
+    const storage = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href })');
     expect(storage).not.toContain(TEST_ADMIN_TOKEN);
     expect(JSON.parse(storage)).toMatchObject({ local: {}, session: {}, cookie: '' });
     // The stack's own key, issued with the bearer token before the browser came.
@@ -220,12 +221,12 @@ describe('the dashboard in a browser', () => {
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(url('/dashboard/usage'));
     await phone.getByRole('region', { name: 'Top spenders (keys)' }).waitFor();
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await screenshot(phone, 'phone-usage');
     await phone.getByRole('button', { name: 'Menu' }).click();
     await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
     await phone.getByRole('heading', { name: 'Keys' }).waitFor();
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await screenshot(phone, 'phone-keys');
     await phone.close();
   });

@@ -73,13 +73,16 @@ export class OidcService {
       this.logger.warn({ err: reason }, 'single sign-on: the identity provider answer was refused');
       throw new SsoError(`The identity provider's answer could not be accepted (${reason.slice(0, 200)})`);
     }
-    const claims: Record<string, unknown> = tokens.claims() ?? {};
-    const subject = String(claims['sub']);
-    let groups = groupsOf(claims[this.settings().groupsClaim]);
-    if (groups === undefined && tokens.access_token && configuration.serverMetadata().userinfo_endpoint) {
+    const idClaims: Record<string, unknown> = tokens.claims() ?? {};
+    const subject = String(idClaims['sub']);
+    const claimName = this.settings().groupsClaim;
+    // Many providers put only `sub` in the ID token and the rest behind userinfo: ask when needed.
+    let claims = idClaims;
+    if ((claims[claimName] === undefined || claims['email'] === undefined) && tokens.access_token && configuration.serverMetadata().userinfo_endpoint) {
       const info = await client.fetchUserInfo(configuration, tokens.access_token, subject).catch(() => undefined);
-      groups = groupsOf(info?.[this.settings().groupsClaim]);
+      claims = { ...(info ?? {}), ...idClaims };
     }
+    const groups = groupsOf(claims[claimName]);
     const name = [claims['email'], claims['preferred_username'], claims['name']].find((v): v is string => typeof v === 'string' && v.length > 0) ?? subject;
     const list = groups ?? [];
     return { name: name.slice(0, 200), subject, groups: list, role: this.roleOf(list) };
