@@ -55,6 +55,12 @@ function Decision({ result }: { result: Explanation }) {
       </p>
       {decision && (
         <>
+          {decision.plan.length > 1 && (
+            <p>
+              {decision.mode === 'cascade' ? 'Cascade: the cheaper models answer first; the next is called only when they disagree. ' : ''}
+              Plan: <strong>{decision.plan.join(' → ')}</strong>
+            </p>
+          )}
           <h3>Why</h3>
           <ul>{decision.reasons.map((reason) => <li key={reason}>{reason}</li>)}</ul>
           <div class="two">
