@@ -5,8 +5,8 @@
  * (hosted-tool calls such as `web_search_call`) are dropped with a warning: a Responses upstream
  * still receives them, untouched, on the same-protocol path.
  */
-import { GatewayError, type AssistantContentPart, type Converted, type Message, type ToolResultPart, type TranslationWarning } from '@rosetta/canonical';
-import { compact, fieldPath, isString, optionalEnum, optionalString, requireRecord, requireString, type JsonObject } from '@rosetta/protocols/common';
+import { GatewayError, type AssistantContentPart, type Converted, type Message, type ProviderSignature, type ToolCallPart, type ToolResultPart, type TranslationWarning } from '@rosetta/canonical';
+import { compact, fieldPath, isString, optionalEnum, optionalString, requireRecord, requireString, unwrapCallSignature, type JsonObject } from '@rosetta/protocols/common';
 import { convertAssistantContent, convertInputContent, convertSystemContent, convertToolOutput, requireList } from './convert-openai-responses-content';
 import { reasoningOrigin } from './reasoning-signature';
 import { customArguments, flatName } from './tool-names';
@@ -30,14 +30,18 @@ function convertItem(item: JsonObject, path: string, out: MessageBuilder): void 
     case 'message':
       return convertMessage(item, path, out);
     case 'function_call':
-      return out.assistant({ type: 'tool_call', id: requireString(item, 'call_id', path), name: flatName(optionalString(item, 'namespace', path), requireString(item, 'name', path)), arguments: requireString(item, 'arguments', path) });
+      return out.toolCall({ type: 'tool_call', id: requireString(item, 'call_id', path), name: flatName(optionalString(item, 'namespace', path), requireString(item, 'name', path)), arguments: requireString(item, 'arguments', path) });
     case 'custom_tool_call':
-      return out.assistant({ type: 'tool_call', id: requireString(item, 'call_id', path), name: flatName(optionalString(item, 'namespace', path), requireString(item, 'name', path)), arguments: customArguments(requireString(item, 'input', path)) });
+      return out.toolCall({ type: 'tool_call', id: requireString(item, 'call_id', path), name: flatName(optionalString(item, 'namespace', path), requireString(item, 'name', path)), arguments: customArguments(requireString(item, 'input', path)) });
     case 'function_call_output':
     case 'custom_tool_call_output':
       return out.toolResult({ type: 'tool_result', toolCallId: requireString(item, 'call_id', path), content: convertToolOutput(item['output'], fieldPath(path, 'output')) });
-    case 'reasoning':
-      return out.assistant(convertReasoning(item, path));
+    case 'reasoning': {
+      const callSignature = unwrapCallSignature(optionalString(item, 'encrypted_content', path) ?? '');
+      if (callSignature) out.pendingCallSignature = callSignature;
+      else out.assistant(convertReasoning(item, path));
+      return;
+    }
     case 'item_reference':
       // References are expanded from the stored conversation before decoding; one left here names
       // nothing this key can see.
@@ -83,6 +87,14 @@ export function itemNotFound(id: string, path: string): GatewayError {
 class MessageBuilder {
   readonly messages: Message[] = [];
   readonly warnings: TranslationWarning[] = [];
+  /** A signature carried for the next tool call (see callSignatureItem). */
+  pendingCallSignature?: ProviderSignature;
+
+  toolCall(part: ToolCallPart): void {
+    if (this.pendingCallSignature) part.signature = this.pendingCallSignature;
+    this.pendingCallSignature = undefined;
+    this.assistant(part);
+  }
 
   push(message: Message): void {
     this.messages.push(message);

@@ -4,7 +4,8 @@
  * `function_call` or, for the request's custom tools, `custom_tool_call` items.
  */
 import type { AssistantContentPart, RedactedThinkingPart, ThinkingPart, ToolCallPart } from '@rosetta/canonical';
-import { compact, type JsonObject } from '@rosetta/protocols/common';
+import { compact, wrapCallSignature, type JsonObject } from '@rosetta/protocols/common';
+import type { ProviderSignature } from '@rosetta/canonical';
 import { itemId } from './responses-ids';
 import { redactedSignature, reasoningIdentity } from './reasoning-signature';
 import { customInput, type ToolNames } from './tool-names';
@@ -29,7 +30,10 @@ export function convertToOpenAIResponsesOutput(content: readonly AssistantConten
     message = undefined;
     const n = items.length;
     if (part.type === 'thinking' || part.type === 'redacted_thinking') items.push(reasoningItem(part, itemId(context.responseId, 'rs', n)));
-    else if (part.type === 'tool_call') items.push(toolCallItem(part, context, n, 'completed'));
+    else if (part.type === 'tool_call') {
+      if (part.signature) items.push(callSignatureItem(part.signature, itemId(context.responseId, 'rs', n)));
+      items.push(toolCallItem(part, context, items.length, 'completed'));
+    }
   }
   return items;
 }
@@ -54,4 +58,14 @@ export function toolCallItem(part: Pick<ToolCallPart, 'id' | 'name' | 'arguments
     return compact({ id: itemId(context.responseId, 'ctc', n), type: 'custom_tool_call', status, call_id: part.id, name: wire.name, namespace: wire.namespace, input: customInput(part.arguments) });
   }
   return compact({ id: itemId(context.responseId, 'fc', n), type: 'function_call', status, arguments: part.arguments, call_id: part.id, name: wire.name, namespace: wire.namespace });
+}
+
+/**
+ * A tool call's own signature (Gemini signs its function calls) has no field on a Responses
+ * call item: it rides in a reasoning item just before the call, with no summary, and goes back
+ * on the call when the client replays the turn (the chat dialect does the same in
+ * reasoning_details). A Responses upstream never sees it.
+ */
+export function callSignatureItem(signature: ProviderSignature, id: string): JsonObject {
+  return { id, type: 'reasoning', summary: [], encrypted_content: wrapCallSignature(signature) };
 }

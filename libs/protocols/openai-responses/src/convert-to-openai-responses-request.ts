@@ -9,10 +9,14 @@
  * reach the upstream.
  */
 import { ROUTING_FIELD_NAMES, type CanonicalRequest, type Converted, type ResponseFormat, type ToolChoice, type ToolDefinition, type TranslationWarning } from '@rosetta/canonical';
-import { compact, isStringArray, type JsonObject } from '@rosetta/protocols/common';
+import { compact, isRecord, isString, isStringArray, type JsonObject } from '@rosetta/protocols/common';
 import { reasoningEffortFor } from '@rosetta/protocols/openai-chat';
 import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input';
+import { isOurItemId } from './responses-ids';
 import { ToolNames } from './tool-names';
+
+/** How a signature of another provider looks once wrapped (provider-signature.ts). */
+const WRAPPED = 'rosetta-sig.';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -64,7 +68,23 @@ function forwardPassthrough(original: JsonObject, upstreamModel: string, stream:
   if (stream) body['stream'] = true;
   else delete body['stream'];
   delete body['stream_options'];
+  if (Array.isArray(body['input'])) body['input'] = body['input'].flatMap(forUpstream);
   return body;
+}
+
+/**
+ * An input item as OpenAI may receive it: reasoning another provider issued (it travelled in
+ * `encrypted_content`, wrapped) has no place there, and the ids the gateway gave items it stored
+ * are not OpenAI's. Everything else goes as the client sent it.
+ */
+function forUpstream(item: unknown): unknown[] {
+  if (!isRecord(item)) return [item];
+  if (item['type'] === 'reasoning' && (!isString(item['encrypted_content']) || item['encrypted_content'].startsWith(WRAPPED))) return [];
+  if (item['type'] !== 'reasoning' && isString(item['id']) && isOurItemId(item['id'])) {
+    const { id: _, ...rest } = item;
+    return [rest];
+  }
+  return [item];
 }
 
 function toTools(tools: readonly ToolDefinition[]): JsonObject[] {

@@ -7,7 +7,7 @@
  */
 import type { FinishReason, GatewayError, ProviderSignature, StreamEvent, Usage } from '@rosetta/canonical';
 import type { JsonObject } from '@rosetta/protocols/common';
-import { messageItem, outputText, reasoningItem, toolCallItem } from './convert-to-openai-responses-output';
+import { callSignatureItem, messageItem, outputText, reasoningItem, toolCallItem } from './convert-to-openai-responses-output';
 import { responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
 import { errorCode } from './openai-responses-error';
 import { itemId } from './responses-ids';
@@ -76,6 +76,10 @@ export class OpenAIResponsesStreamEncoder {
         this.close(emit);
         return this.whole(reasoningItem({ type: 'redacted_thinking', data: event.data, protocol: event.protocol }, this.nextId('rs')), emit);
       case 'tool-call-start':
+        if (event.signature) {
+          this.close(emit);
+          this.whole(callSignatureItem(event.signature, this.nextId('rs')), emit);
+        }
         return this.startTool(event.id, event.name, emit);
       case 'tool-call-delta':
         return this.toolDelta(event.argumentsDelta, emit);
