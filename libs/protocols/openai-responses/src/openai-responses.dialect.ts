@@ -1,4 +1,4 @@
-import type { CanonicalResponse } from '@rosetta/canonical';
+import { GatewayError, type CanonicalResponse } from '@rosetta/canonical';
 import { isRecord, isStringArray, requireRecord, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect, type JsonObject, type StreamFraming } from '@rosetta/protocols/common';
 import { convertOpenAIResponsesRequest } from './convert-openai-responses-request';
 import { convertToOpenAIResponsesOutput } from './convert-to-openai-responses-output';
@@ -46,6 +46,7 @@ export const openAIResponsesDialect: ClientDialect = {
     const body = requireRecord(withDefaultModel(input.body, input.defaultModel), '');
     const id = newResponseId();
     const conversation = rebuildConversation(body, input.stored, id);
+    if (conversation.history.length + conversation.own.length === 0) throw GatewayError.invalidRequest("Missing required parameter: 'input'.", 'input');
     // The whole conversation, as the upstream (and the decoder) must see it.
     const expanded: JsonObject = { ...body, input: [...conversation.history, ...conversation.own] };
     const { value: request, warnings } = convertOpenAIResponsesRequest({ body: expanded });

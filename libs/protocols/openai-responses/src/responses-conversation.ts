@@ -57,7 +57,8 @@ export function rebuildConversation(body: JsonObject, stored: ReadonlyMap<string
 
 function ownItems(input: unknown, stored: ReadonlyMap<string, StoredRecord> | undefined, responseId: string): JsonObject[] {
   if (isString(input)) return [{ id: itemId(responseId, 'msg', 'i0'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
-  if (!Array.isArray(input)) return [];
+  if (input === undefined || input === null) return [];
+  if (!Array.isArray(input)) throw GatewayError.invalidRequest("Invalid type for 'input': expected a string or an array.", 'input');
   return input.map((raw, i) => {
     if (!isRecord(raw)) return raw as JsonObject; // the decoder names the field
     if (raw['type'] === 'item_reference') return resolve(raw, stored, `input[${i}]`);
