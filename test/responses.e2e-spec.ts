@@ -29,7 +29,7 @@ describe('OpenAI Responses API', () => {
   });
 
   const marker = (name: string) => `${name}-${Math.random().toString(36).slice(2, 10)}`;
-  const received = (m: string) => sim.requests().filter((r) => r.protocol !== 'control' && JSON.stringify(r.body).includes(m));
+  const received = (m: string) => sim.requests().filter((r) => r.protocol !== 'control' && JSON.stringify(r.body).includes(m)).map((r) => ({ ...r, body: r.body as Record<string, any> }));
 
   it('answers plainly with a response object the SDK reads', async () => {
     const m = marker('plain');
