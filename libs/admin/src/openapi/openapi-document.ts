@@ -5,6 +5,9 @@
  * every documented route exists) and `test/openapi.e2e-spec.ts` (the running gateway answers each).
  */
 
+import { DASHBOARD_SCHEMAS, DASHBOARD_TAGS, dashboardPaths } from './openapi-dashboard';
+import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
+
 type Json = Record<string, unknown>;
 
 /** A documented operation; `route` names the Nest route serving it when the paths differ (wildcards). */
@@ -94,23 +97,6 @@ const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['bu
 const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 } };
 const ID = pathParam('id', 'The object id');
 const INCLUDE_SPEND = queryParam('include', '`spend`: add spend_usd, spend_period, remaining_usd, resets_at (the budget period, else this UTC month)', { type: 'string', enum: ['spend'] });
-const SESSION: Json = { type: 'object', properties: { authenticated: { type: 'boolean' }, sso: { type: 'boolean', description: 'Sign in with SSO is offered' }, role: { type: 'string', enum: ['admin', 'viewer'] }, name: { type: 'string' }, method: { type: 'string', enum: ['token', 'oidc'] }, expires_at: { type: 'string', format: 'date-time' } } };
-const REDIRECT: Json = { '303': { description: 'Redirect (to the identity provider, or back to /dashboard/ — with ?sso_error=<message> when sign-in failed)' } };
-
-function dashboardRoutes(): Record<string, Record<string, Operation>> {
-  const page = (summary: string, extra: Json = {}): Operation => ({ summary, tags: ['Dashboard'], security: [], responses: { '200': { description: 'HTML, script or style', content: { 'text/html': { schema: { type: 'string' } } } }, '404': { description: 'No such asset' }, '503': { description: 'Not built: run npm run build' } }, ...extra });
-  return {
-    '/dashboard': { get: page('The admin dashboard (a single page; sign in with the admin token or SSO)') },
-    '/dashboard/{path}': { get: page("The dashboard's pages (keys, usage, …) and its assets", { parameters: [pathParam('path', 'A page such as keys, or assets/<file>')], 'x-route': 'GET /dashboard/{path}' }) },
-    '/admin/session': {
-      get: { summary: 'Who is signed in to the dashboard (never 401)', tags: ['Dashboard'], security: [], responses: { '200': json(SESSION) } },
-      post: { summary: 'Sign in with the admin token: sets an HttpOnly SameSite=Strict session cookie (the token is not kept)', tags: ['Dashboard'], security: [], requestBody: body({ type: 'object', required: ['token'], properties: { token: { type: 'string' } } }), responses: { '200': json(SESSION), '400': ADMIN_ERRORS['400'], '401': json(ref('OpenAIError'), 'Invalid admin token'), '403': json(ref('OpenAIError'), 'No x-rosetta-dashboard header, or another origin'), '429': json(ref('OpenAIError'), 'Too many failed sign-ins from this address') } },
-      delete: { summary: 'Sign out: ends the session on every replica', tags: ['Dashboard'], security: [{ dashboardSession: [] }], responses: { '200': json({ type: 'object', properties: { authenticated: { const: false } } }) } },
-    },
-    '/admin/session/sso': { get: { summary: 'Sign in with SSO: redirects to the OIDC provider (authorization code + PKCE)', tags: ['Dashboard'], security: [], responses: REDIRECT } },
-    '/admin/session/sso/callback': { get: { summary: 'Where the OIDC provider sends the browser back; maps groups to admin or viewer and starts a session', tags: ['Dashboard'], security: [], responses: REDIRECT } },
-  };
-}
 
 function paths(): Record<string, Record<string, Operation>> {
   const geminiModel = pathParam('model', "A model id, slash kept: rosetta/gemini-2.5-flash (Gemini's `models/` prefix optional)");
@@ -133,6 +119,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/v1beta/models/{model}:countTokens': {
       post: { summary: 'Count tokens (Gemini dialect)', tags: ['Dialect C: Gemini'], security: GEMINI_SECURITY, parameters: [geminiModel], requestBody: body(ref('GeminiRequest')), responses: { '200': json({ type: 'object', properties: { totalTokens: { type: 'integer' } } }), ...ERRORS }, 'x-route': geminiRoute },
     },
+    ...responsesPaths({ chat, json, pathParam, queryParam, errors: ERRORS, security: CLIENT_SECURITY }),
     '/v1/models': { get: { summary: 'Models this key may call', tags: ['Models'], security: CLIENT_SECURITY, responses: { '200': json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } }), ...ERRORS } } },
     '/v1/models/{id}': {
       get: { summary: "A model's record: endpoints, prices, live status and uptime", tags: ['Models'], security: CLIENT_SECURITY, parameters: [pathParam('id', 'rosetta/<name> (slash kept) or the integer id')], responses: { '200': json({ type: 'object' }), ...ERRORS } },
@@ -185,25 +172,7 @@ function paths(): Record<string, Record<string, Operation>> {
         ],
       }),
     },
-    '/admin/route': {
-      post: admin('What rosetta/auto would choose, and why (as POST /v1/route, without an API key); viewers may call it', 'Admin: router', { '200': json({ type: 'object' }) }, {
-        requestBody: body({ type: 'object', properties: { prompt: { type: 'string' }, request: { type: 'object', description: 'A request body of any dialect' }, dialect: { type: 'string' }, key_id: { type: 'string', description: "Route as this key would (allow-list, knob)" } }, additionalProperties: false }),
-      }),
-    },
-    '/admin/audit': {
-      get: admin('The audit log, newest first: every admin change and sign-in, who, what, when, from where', 'Admin: audit', { '200': json({ type: 'object', properties: { data: { type: 'array', items: ref('AuditEntry') }, next_cursor: { type: ['string', 'null'] } } }) }, {
-        parameters: [
-          queryParam('limit', '1-200 (default 50)', { type: 'integer' }),
-          queryParam('before', 'The next_cursor of the previous page'),
-          queryParam('action', 'An action (key.revoke) or a kind (key)'),
-          queryParam('actor', 'Part of the name of who did it'),
-          queryParam('target', "An object's id or name"),
-          queryParam('from', 'ISO 8601, inclusive'),
-          queryParam('to', 'ISO 8601, exclusive'),
-        ],
-      }),
-    },
-    ...dashboardRoutes(),
+    ...dashboardPaths({ json, body, pathParam, queryParam, ref, admin, adminErrors: ADMIN_ERRORS }),
     '/metrics': { get: admin("This replica's metrics, Prometheus text format", 'Operations', { '200': { description: 'Prometheus text', content: { 'text/plain': { schema: { type: 'string' } } } } }) },
     '/openapi.json': { get: { summary: 'This document', tags: ['Operations'], security: [], responses: { '200': json({ type: 'object' }) } } },
     '/docs': { get: { summary: 'This document, rendered', tags: ['Operations'], security: [], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } },
@@ -265,24 +234,8 @@ const SCHEMAS: Json = {
     },
   },
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
-  AuditEntry: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      at: { type: 'string', format: 'date-time' },
-      actor: { type: 'string', description: '"admin token", or the SSO user' },
-      role: { type: ['string', 'null'] },
-      method: { type: 'string', enum: ['bearer', 'token', 'oidc'] },
-      action: { type: 'string', description: 'key.create, key.update, key.revoke, team.create, team.update, plan.put, plan.update, plan.delete, provider.put, provider.delete, model.put, session.sign_in, session.sign_in_refused, session.sign_out' },
-      target_type: { type: ['string', 'null'] },
-      target_id: { type: ['string', 'null'] },
-      target_name: { type: ['string', 'null'] },
-      details: { type: ['object', 'null'], description: 'What was sent, secrets removed' },
-      ip: { type: ['string', 'null'] },
-      user_agent: { type: ['string', 'null'] },
-      request_id: { type: ['string', 'null'] },
-    },
-  },
+  ...RESPONSES_SCHEMAS,
+  ...DASHBOARD_SCHEMAS,
 };
 
 export interface DocumentedRoute {
@@ -307,7 +260,7 @@ export function openApiDocument(namespace: string): Json {
       title: 'Rosetta',
       version: '1.0.0',
       description:
-        'A self-hosted gateway and router for language models. Clients speak OpenAI chat completions, Anthropic messages or Gemini generateContent; ' +
+        'A self-hosted gateway and router for language models. Clients speak OpenAI chat completions, Anthropic messages, Gemini generateContent or the OpenAI Responses API; ' +
         `any ${namespace}/* model answers in the caller's dialect, streaming included. ${namespace}/auto (the default model) routes each prompt to the model that suits it.`,
     },
     servers: [{ url: '/' }],
@@ -315,6 +268,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Dialect A: OpenAI chat' },
       { name: 'Dialect B: Anthropic messages' },
       { name: 'Dialect C: Gemini' },
+      { name: RESPONSES_TAG },
       { name: 'Models' },
       { name: 'Keys' },
       { name: 'Router' },
@@ -323,9 +277,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Admin: plans' },
       { name: 'Admin: registry' },
       { name: 'Admin: usage' },
-      { name: 'Admin: router' },
-      { name: 'Admin: audit' },
-      { name: 'Dashboard' },
+      ...DASHBOARD_TAGS.map((name) => ({ name })),
       { name: 'Operations' },
     ],
     paths: paths(),
