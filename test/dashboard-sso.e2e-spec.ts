@@ -139,7 +139,7 @@ describe('the dashboard with OIDC single sign-on', () => {
     const notice = page.getByRole('status').filter({ hasText: 'mallory' });
     await notice.waitFor();
     await expect(notice.textContent()).resolves.toBe('mallory@example.com is in none of the groups allowed in (OIDC_ADMIN_GROUPS, OIDC_VIEWER_GROUPS); groups seen: marketing');
-    await expect(page.getByRole('button', { name: 'Sign in with SSO' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Sign in with SSO' }).waitFor();
     expect(page.url()).toBe(`${dashboard()}/`);
     expect((await page.context().cookies()).filter((c) => c.name === 'rosetta_session')).toEqual([]);
     await screenshot(page, 'sso-refused');

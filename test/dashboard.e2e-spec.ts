@@ -44,7 +44,7 @@ describe('the dashboard in a browser', () => {
 
   it('refuses a wrong admin token in words, and signs in with the right one without keeping it', async () => {
     await page.goto(url());
-    await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     await screenshot(page, 'sign-in');
     await page.getByLabel('Admin token').fill('not-the-admin-token-000');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -93,8 +93,8 @@ describe('the dashboard in a browser', () => {
     const row = page.locator('tr', { has: page.getByText('ci-bot', { exact: true }) });
     await row.waitFor();
     expect(await page.content()).not.toContain(secret);
-    await expect(row.getByText('research').isVisible()).resolves.toBe(true);
-    await expect(row.getByText('of $5.00 per month').isVisible()).resolves.toBe(true);
+    await row.getByText('research').waitFor();
+    await row.getByText('of $5.00 per month').waitFor();
     const listed = await adminCall(stack.gateway, 'GET', '/admin/keys');
     expect(JSON.stringify(listed.body)).not.toContain(secret.slice(-40));
     await screenshot(page, 'keys');
@@ -113,7 +113,7 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Add provider' }).click();
     const section = page.getByRole('region', { name: 'Provider local-vllm' });
     await section.waitFor();
-    await expect(section.getByText(`openai · ${stack.sim.url}/v1`).isVisible()).resolves.toBe(true);
+    await section.getByText(`openai · ${stack.sim.url}/v1`).waitFor();
 
     const reply = await sdk(secret).chat.completions.create({ model: 'rosetta/local-llama', messages: [{ role: 'user', content: 'via the new provider' }] });
     expect(reply.choices[0]!.message.content).toBe('Simulated reply from llama-local: via the new provider');
@@ -121,7 +121,7 @@ describe('the dashboard in a browser', () => {
     await page.reload();
     const endpoint = page.getByRole('region', { name: 'Provider local-vllm' }).locator('tr', { hasText: 'rosetta/local-llama' });
     await endpoint.getByText('100%').waitFor();
-    await expect(endpoint.getByText('1 calls').isVisible()).resolves.toBe(true);
+    await endpoint.getByText('1 calls').waitFor();
     await screenshot(page, 'providers');
   });
 
@@ -133,8 +133,8 @@ describe('the dashboard in a browser', () => {
     await expect(spenders.locator('tbody tr').first().locator('td').first().textContent()).resolves.toBe('2');
     await expect(page.locator('.totals').getByText('Requests').locator('..').locator('dd').textContent()).resolves.toBe('2');
     await page.locator('figure', { hasText: 'Cost (USD)' }).locator('canvas').first().waitFor();
-    await expect(page.getByRole('region', { name: 'By model' }).getByText('rosetta/local-llama').isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('region', { name: 'By provider' }).getByText('local-vllm').isVisible()).resolves.toBe(true);
+    await page.getByRole('region', { name: 'By model' }).getByText('rosetta/local-llama').waitFor();
+    await page.getByRole('region', { name: 'By provider' }).getByText('local-vllm').waitFor();
     const csv = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
     const exported = await fetch(url(csv!), { headers: { cookie: `rosetta_session=${(await sessionCookie())!.value}` } });
     expect(exported.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -168,7 +168,7 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Route' }).click();
     const decision = page.getByRole('region', { name: 'Routing decision' });
     await decision.waitFor();
-    await expect(decision.getByRole('heading', { name: /^Routed to rosetta\// }).isVisible()).resolves.toBe(true);
+    await decision.getByRole('heading', { name: /^Routed to rosetta\// }).waitFor();
     expect(await decision.locator('table', { hasText: 'Signals' }).locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await decision.locator('table', { hasText: 'Candidates' }).locator('tbody tr').count()).toBeGreaterThan(1);
     await screenshot(page, 'router');
@@ -200,7 +200,9 @@ describe('the dashboard in a browser', () => {
     await screenshot(page, 'audit-log');
 
     await page.getByLabel('What').selectOption('key');
+    // The filtered page replaces the whole table: first the old one goes, then the new one comes.
     await rows.filter({ hasText: 'provider.put' }).waitFor({ state: 'detached' });
+    await rows.filter({ hasText: 'key.create test-enterprise' }).waitFor();
     expect(await rows.locator('th').allTextContents()).toEqual(['key.revoke ci-bot', 'key.create ci-bot', 'key.create test-enterprise']);
     const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=provider.put');
     expect(audit.body.data).toEqual([expect.objectContaining({ action: 'provider.put', target_id: 'local-vllm', details: expect.objectContaining({ api_key: '[redacted]', base_url: `${stack.sim.url}/v1` }) })]);
@@ -235,7 +237,7 @@ describe('the dashboard in a browser', () => {
     const before = await sessionCookie();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
-    await expect(page.getByText('You are signed out.').isVisible()).resolves.toBe(true);
+    await page.getByText('You are signed out.').waitFor();
     const replay = await fetch(url('/admin/keys'), { headers: { cookie: `rosetta_session=${before!.value}` } });
     expect({ status: replay.status, message: ((await replay.json()) as any).error.message }).toEqual({ status: 401, message: 'Your dashboard session has ended (signed out or expired): sign in again' });
     const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=session.sign_out');

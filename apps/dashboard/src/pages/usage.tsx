@@ -123,8 +123,8 @@ export function UsagePage() {
       {charts && points && (
         <div class="charts">
           <TimeChart title="Cost (USD)" times={points.times} series={charts.cost} format={money} summary={`${usd(totals!.cost_usd)} in total`} />
-          <TimeChart title="Requests" times={points.times} series={charts.requests} format={whole} summary={`${count(totals!.requests)} requests, ${count(totals!.errors)} errors`} />
-          <TimeChart title="Tokens" times={points.times} series={charts.tokens} format={whole} summary={`${count(totals!.input_tokens)} in, ${count(totals!.output_tokens)} out`} />
+          <TimeChart whole title="Requests" times={points.times} series={charts.requests} format={whole} summary={`${count(totals!.requests)} requests, ${count(totals!.errors)} errors`} />
+          <TimeChart whole title="Tokens" times={points.times} series={charts.tokens} format={whole} summary={`${count(totals!.input_tokens)} in, ${count(totals!.output_tokens)} out`} />
         </div>
       )}
       <div class="breakdowns">
