@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot, type TestBrowser } from './support/browser';
-import { adminCall, TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { adminCall, startGateway, TEST_ADMIN_TOKEN } from './support/gateway-process';
 import { startStack, type Stack } from './support/stack';
 
 /**
@@ -100,6 +100,22 @@ describe('the dashboard in a browser', () => {
     await screenshot(page, 'keys');
   });
 
+  it("changes a key's plan and limits from the page", async () => {
+    const row = page.locator('tr', { has: page.getByText('ci-bot', { exact: true }) });
+    await row.getByRole('button', { name: 'Edit ci-bot' }).click();
+    const form = page.getByRole('form', { name: 'Edit key ci-bot' });
+    await form.getByLabel('Requests per minute').fill('2.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.field-error', { hasText: "Invalid 'rpm': must be a whole number" }).waitFor();
+    await form.getByLabel('Requests per minute').fill('30');
+    await form.getByLabel('Plan', { exact: true }).selectOption('free');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await row.getByText('(30 rpm, plan tpm)').waitFor();
+    await expect(row.locator('td[data-label="Plan"]').textContent()).resolves.toBe('free (30 rpm, plan tpm)');
+    const key = (await adminCall(stack.gateway, 'GET', '/admin/keys')).body.find((k: any) => k.name === 'ci-bot');
+    expect(key).toMatchObject({ plan: 'free', rpm: 30, tpm: null, budget_usd: '5', team_id: teamId });
+  });
+
   it('adds an OpenAI-compatible provider from the page, and the key can call its model at once', async () => {
     await nav('Providers').click();
     await page.getByRole('button', { name: 'Add provider' }).click();
@@ -193,7 +209,7 @@ describe('the dashboard in a browser', () => {
     const rows = page.locator('table.audit tbody tr');
     await rows.first().waitFor();
     const what = await rows.locator('th').allTextContents();
-    expect(what).toEqual(['key.revoke ci-bot', 'provider.put local-vllm', 'key.create ci-bot', 'session.sign_in', 'session.sign_in_refused', 'team.create research', 'key.create test-enterprise']);
+    expect(what).toEqual(['key.revoke ci-bot', 'provider.put local-vllm', 'key.update ci-bot', 'key.create ci-bot', 'session.sign_in', 'session.sign_in_refused', 'team.create research', 'key.create test-enterprise']);
     await expect(rows.first().locator('td[data-label="Who"]').textContent()).resolves.toBe('admin token admin · dashboard, admin token');
     await expect(rows.first().locator('td[data-label="From"]').textContent()).resolves.toMatch(/^(127\.0\.0\.1|::ffff:127\.0\.0\.1)$/);
     await expect(rows.last().locator('td[data-label="Who"]').textContent()).resolves.toBe('admin token admin · API, bearer token');
@@ -203,7 +219,7 @@ describe('the dashboard in a browser', () => {
     // The filtered page replaces the whole table: first the old one goes, then the new one comes.
     await rows.filter({ hasText: 'provider.put' }).waitFor({ state: 'detached' });
     await rows.filter({ hasText: 'key.create test-enterprise' }).waitFor();
-    expect(await rows.locator('th').allTextContents()).toEqual(['key.revoke ci-bot', 'key.create ci-bot', 'key.create test-enterprise']);
+    expect(await rows.locator('th').allTextContents()).toEqual(['key.revoke ci-bot', 'key.update ci-bot', 'key.create ci-bot', 'key.create test-enterprise']);
     const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=provider.put');
     expect(audit.body.data).toEqual([expect.objectContaining({ action: 'provider.put', target_id: 'local-vllm', details: expect.objectContaining({ api_key: '[redacted]', base_url: `${stack.sim.url}/v1` }) })]);
     expect(JSON.stringify(audit.body)).not.toContain('sk-local-vllm-000');
@@ -233,13 +249,19 @@ describe('the dashboard in a browser', () => {
     await phone.close();
   });
 
-  it('signs out: the session ends on the server, not only in this browser', async () => {
+  it('signs out: the session ends on the server, on every replica, not only in this browser', async () => {
     const before = await sessionCookie();
+    // Another replica on the same database takes the session, and forgets it at sign-out.
+    const replica = await startGateway({ DATABASE_URL: stack.db.url, OPENAI_BASE_URL: `${stack.sim.url}/v1`, OPENAI_API_KEY: 'sk-replica-000' });
+    const onReplica = () => fetch(`${replica.url}/admin/keys`, { headers: { cookie: `rosetta_session=${before!.value}` } }).then((r) => r.status);
+    await expect(onReplica()).resolves.toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     await page.getByText('You are signed out.').waitFor();
     const replay = await fetch(url('/admin/keys'), { headers: { cookie: `rosetta_session=${before!.value}` } });
     expect({ status: replay.status, message: ((await replay.json()) as any).error.message }).toEqual({ status: 401, message: 'Your dashboard session has ended (signed out or expired): sign in again' });
+    await expect(onReplica()).resolves.toBe(401);
+    await replica.stop();
     const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=session.sign_out');
     expect(audit.body.data).toEqual([expect.objectContaining({ actor: 'admin token', method: 'token' })]);
   });
