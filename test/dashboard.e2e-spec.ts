@@ -141,6 +141,25 @@ describe('the dashboard in a browser', () => {
     await screenshot(page, 'providers');
   });
 
+  it('creates a team with a budget, shows budgets with their spend, and the plans with their limits', async () => {
+    await nav('Teams').click();
+    await page.locator('tr', { hasText: 'research' }).getByText('of $50.00 per month').waitFor();
+    await page.getByRole('button', { name: 'New team' }).click();
+    await page.getByLabel('Team name').fill('research');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await expect(page.locator('.form-error').textContent()).resolves.toBe("A team named 'research' exists already");
+    await page.getByLabel('Team name').fill('support');
+    await page.getByLabel('Team budget (USD)').fill('10');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.locator('tr', { hasText: 'support' }).getByText('$0 of $10.00 per month').waitFor();
+    await screenshot(page, 'teams');
+    await nav('Plans').click();
+    const pro = page.locator('tr', { has: page.getByRole('rowheader', { name: 'pro' }) });
+    await pro.waitFor();
+    expect(await pro.locator('td').allTextContents()).toEqual(['1,000', '100,000', '0', 'EditDelete']);
+    await screenshot(page, 'plans');
+  });
+
   it('shows the usage: totals, a chart, and a table with the key by name', async () => {
     await nav('Usage').click();
     const spenders = page.getByRole('region', { name: 'Top spenders (keys)' });
@@ -209,7 +228,7 @@ describe('the dashboard in a browser', () => {
     const rows = page.locator('table.audit tbody tr');
     await rows.first().waitFor();
     const what = await rows.locator('th').allTextContents();
-    expect(what).toEqual(['key.revoke ci-bot', 'provider.put local-vllm', 'key.update ci-bot', 'key.create ci-bot', 'session.sign_in', 'session.sign_in_refused', 'team.create research', 'key.create test-enterprise']);
+    expect(what).toEqual(['key.revoke ci-bot', 'team.create support', 'provider.put local-vllm', 'key.update ci-bot', 'key.create ci-bot', 'session.sign_in', 'session.sign_in_refused', 'team.create research', 'key.create test-enterprise']);
     await expect(rows.first().locator('td[data-label="Who"]').textContent()).resolves.toBe('admin token admin · dashboard, admin token');
     await expect(rows.first().locator('td[data-label="From"]').textContent()).resolves.toMatch(/^(127\.0\.0\.1|::ffff:127\.0\.0\.1)$/);
     await expect(rows.last().locator('td[data-label="Who"]').textContent()).resolves.toBe('admin token admin · API, bearer token');
