@@ -30,14 +30,16 @@ function endpoint(providerSlug: string, upstreamModel: string, price: number, ex
     supportsVision: false,
     supportsReasoning: false,
     pricing: { prompt: String(price), completion: String(price * 4) },
+    dimensions: null,
+    customDimensions: false,
     disabled: false,
     source: 'admin',
     ...extra,
   };
 }
 
-function model(id: number, name: string, endpoints: EndpointRecord[]): ModelRecord {
-  return { id, name, displayName: name, author: 'test', description: '', distillable: false, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
+function model(id: number, name: string, endpoints: EndpointRecord[], kind: ModelRecord['kind'] = 'chat'): ModelRecord {
+  return { id, name, displayName: name, author: 'test', description: '', distillable: false, kind, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
 }
 
 /** A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real router. */

@@ -27,7 +27,7 @@ const GATEWAY_ROUTES: readonly DataPlaneRoute[] = [
 ];
 
 /** Chat first: matching is in table order and the chat routes carry the traffic. */
-const ORDER: Record<HandlerName, number> = { chat: 0, model_call: 1, count_tokens: 2, list_models: 3, get_model: 4, models: 5, model: 5, key: 5, route: 5 };
+const ORDER: Record<HandlerName, number> = { chat: 0, model_call: 1, embed: 2, count_tokens: 2, list_models: 3, get_model: 4, models: 5, model: 5, key: 5, route: 5 };
 
 /**
  * Every client-facing route, served by the data plane (data-plane.service.ts) and nowhere else:
