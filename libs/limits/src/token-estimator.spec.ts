@@ -90,7 +90,7 @@ describe('estimateEmbeddingTokens', () => {
   it('tokenises one budget for the whole request, however many inputs it has', () => {
     const inputs = Array.from({ length: 2048 }, (_, i) => ({ type: 'text' as const, text: `input number ${i} `.repeat(40) }));
     const { total, largest } = estimateEmbeddingTokens(inputs);
-    const handed = counted.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
+    const handed = counted.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
     expect(handed).toBeLessThanOrEqual(EXACT_CHAR_BUDGET);
     const real = inputs.reduce((sum, input) => sum + exact(input.text), 0);
     expect(Math.abs(total - real) / real).toBeLessThan(0.05);
