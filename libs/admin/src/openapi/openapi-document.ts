@@ -5,6 +5,8 @@
  * every documented route exists) and `test/openapi.e2e-spec.ts` (the running gateway answers each).
  */
 
+import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
+
 type Json = Record<string, unknown>;
 
 /** A documented operation; `route` names the Nest route serving it when the paths differ (wildcards). */
@@ -114,6 +116,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/v1beta/models/{model}:countTokens': {
       post: { summary: 'Count tokens (Gemini dialect)', tags: ['Dialect C: Gemini'], security: GEMINI_SECURITY, parameters: [geminiModel], requestBody: body(ref('GeminiRequest')), responses: { '200': json({ type: 'object', properties: { totalTokens: { type: 'integer' } } }), ...ERRORS }, 'x-route': geminiRoute },
     },
+    ...embeddingPaths({ ref, json, body, errors: ERRORS, clientSecurity: CLIENT_SECURITY, geminiSecurity: GEMINI_SECURITY, geminiModel, geminiRoute, routingFields: ROUTING_FIELDS }),
     '/v1/models': { get: { summary: 'Models this key may call', tags: ['Models'], security: CLIENT_SECURITY, responses: { '200': json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } }), ...ERRORS } } },
     '/v1/models/{id}': {
       get: { summary: "A model's record: endpoints, prices, live status and uptime", tags: ['Models'], security: CLIENT_SECURITY, parameters: [pathParam('id', 'rosetta/<name> (slash kept) or the integer id')], responses: { '200': json({ type: 'object' }), ...ERRORS } },
@@ -227,6 +230,7 @@ const SCHEMAS: Json = {
     },
   },
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
+  ...EMBEDDING_SCHEMAS,
 };
 
 export interface DocumentedRoute {
@@ -259,6 +263,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Dialect A: OpenAI chat' },
       { name: 'Dialect B: Anthropic messages' },
       { name: 'Dialect C: Gemini' },
+      { name: 'Embeddings' },
       { name: 'Models' },
       { name: 'Keys' },
       { name: 'Router' },
