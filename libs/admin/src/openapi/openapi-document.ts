@@ -5,6 +5,7 @@
  * every documented route exists) and `test/openapi.e2e-spec.ts` (the running gateway answers each).
  */
 
+import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
 import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
 
 type Json = Record<string, unknown>;
@@ -116,6 +117,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/v1beta/models/{model}:countTokens': {
       post: { summary: 'Count tokens (Gemini dialect)', tags: ['Dialect C: Gemini'], security: GEMINI_SECURITY, parameters: [geminiModel], requestBody: body(ref('GeminiRequest')), responses: { '200': json({ type: 'object', properties: { totalTokens: { type: 'integer' } } }), ...ERRORS }, 'x-route': geminiRoute },
     },
+    ...responsesPaths({ chat, json, pathParam, queryParam, errors: ERRORS, security: CLIENT_SECURITY }),
     ...embeddingPaths({ ref, json, body, errors: ERRORS, clientSecurity: CLIENT_SECURITY, geminiSecurity: GEMINI_SECURITY, geminiModel, geminiRoute, routingFields: ROUTING_FIELDS }),
     '/v1/models': { get: { summary: 'Models this key may call', tags: ['Models'], security: CLIENT_SECURITY, responses: { '200': json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } }), ...ERRORS } } },
     '/v1/models/{id}': {
@@ -230,6 +232,7 @@ const SCHEMAS: Json = {
     },
   },
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
+  ...RESPONSES_SCHEMAS,
   ...EMBEDDING_SCHEMAS,
 };
 
@@ -255,7 +258,7 @@ export function openApiDocument(namespace: string): Json {
       title: 'Rosetta',
       version: '1.0.0',
       description:
-        'A self-hosted gateway and router for language models. Clients speak OpenAI chat completions, Anthropic messages or Gemini generateContent; ' +
+        'A self-hosted gateway and router for language models. Clients speak OpenAI chat completions, Anthropic messages, Gemini generateContent or the OpenAI Responses API; ' +
         `any ${namespace}/* model answers in the caller's dialect, streaming included. ${namespace}/auto (the default model) routes each prompt to the model that suits it.`,
     },
     servers: [{ url: '/' }],
@@ -263,6 +266,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Dialect A: OpenAI chat' },
       { name: 'Dialect B: Anthropic messages' },
       { name: 'Dialect C: Gemini' },
+      { name: RESPONSES_TAG },
       { name: 'Embeddings' },
       { name: 'Models' },
       { name: 'Keys' },
