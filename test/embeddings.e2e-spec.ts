@@ -1,4 +1,6 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { embedMany } from 'ai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +169,21 @@ describe('embeddings through the official SDKs, to both upstream protocols', () 
       });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ embedding: { values: geminiVector('gemini-embedding-001', 'sunny day at the beach', { dimensions: 16, taskType: 'RETRIEVAL_DOCUMENT', title: 'Beach' }) } });
+    });
+  });
+
+  describe('the Vercel AI SDK', () => {
+    it('embeds through its OpenAI provider (floats, dimensions as a provider option) to a Gemini upstream', async () => {
+      // The AI SDK has no place for routing fields; a client that wants one provider adds it to the body.
+      const provider = createOpenAI({
+        apiKey: key,
+        baseURL: `${gateway.url}/v1`,
+        fetch: (input, init) => fetch(input, { ...init, body: JSON.stringify({ ...JSON.parse(String(init?.body)), provider_only: ['gemini'] }) }),
+      });
+      const { embeddings, usage } = await embedMany({ model: provider.embedding(GEM), values: ['red', 'green'], providerOptions: { openai: { dimensions: 32 } } });
+      expect(embeddings).toEqual([geminiVector('gemini-embedding-001', 'red', { dimensions: 32 }), geminiVector('gemini-embedding-001', 'green', { dimensions: 32 })]);
+      expect(usage).toEqual({ tokens: estimated('red', 'green') });
+      expect(sim.requests()[0]).toMatchObject({ path: '/v1beta/models/gemini-embedding-001:batchEmbedContents' });
     });
   });
 
