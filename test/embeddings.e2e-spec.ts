@@ -310,6 +310,10 @@ describe('embeddings through the official SDKs, to both upstream protocols', () 
       const record = (await (await fetch(`${gateway.url}/v1/models/${TE3}`, { headers: bearer() })).json()) as any;
       expect(record).toMatchObject({ kind: 'embedding', architecture: { modality: 'text->embeddings' }, pricing: { prompt_cost: '0.00000002', completion_cost: '0' } });
       expect(record.providers.map((p: any) => [p.name, p.dimensions, p.custom_dimensions]).sort()).toEqual([['gemini-mirror', 1536, true], ['openai', 1536, true]]);
+      const counted = await post(`/v1beta/models/${GEM}:countTokens`, { contents: [{ parts: [{ text: 'count these words' }] }] }, goog());
+      expect(counted).toEqual({ status: 200, body: { totalTokens: expect.any(Number) } });
+      const mirror = (await adminCall(gateway, 'GET', '/admin/providers')).body.find((p: any) => p.slug === 'gemini-mirror');
+      expect(mirror.endpoints).toEqual([{ model: TE3, kind: 'embedding', upstream_model: 'text-embedding-3-small', disabled: false }]);
     });
 
     it('refuses, at start, an embedding model served over Anthropic', async () => {
