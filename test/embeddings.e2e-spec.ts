@@ -10,8 +10,9 @@ import type { GatewayProcess } from './support/gateway-process';
  * Embeddings end to end: the official `openai` SDK (`embeddings.create`, base64 by default, and
  * floats) and `@google/genai` (`models.embedContent`, which calls `:batchEmbedContents`) against
  * the gateway, with the simulator behind it serving each embedding model over its own protocol
- * and over the other (the `*-mirror` providers; test/support/embeddings-stack.ts). The vectors the SDKs decode are the simulator's,
- * bit for bit; every request that reached an upstream has its ledger row and its cost.
+ * and over the other (the `*-mirror` providers of test/support/embeddings-stack.ts). The vectors
+ * the SDKs decode are the simulator's, bit for bit; every request that reached an upstream has its
+ * ledger row and its cost.
  */
 describe('embeddings through the official SDKs, to both upstream protocols', () => {
   let stack: EmbeddingsStack;
