@@ -172,5 +172,13 @@ describe('embeddings: limits, budgets, fallbacks and refusals', () => {
       const viaAdmin = await adminCall(gateway, 'PUT', '/admin/providers/claude-embed', { slug: 'claude-embed', protocol: 'anthropic', base_url: sim.url, api_key_env: 'MIRROR_KEY', endpoints: [{ model: TE3, upstream_model: 'x', context_length: 100, pricing: { prompt: '0', completion: '0' } }] });
       expect(viaAdmin).toMatchObject({ status: 400, body: { error: { param: 'protocol', message: expect.stringContaining("cannot serve embedding model 'rosetta/text-embedding-3-small'") } } });
     });
+
+    it("keeps a model's kind: metadata edits leave it, a change of kind is refused", async () => {
+      const renamed = await adminCall(gateway, 'PUT', `/admin/models/${TE3}`, { display_name: 'Small embeddings', author: 'openai' });
+      expect(renamed.status).toBe(200);
+      expect(((await (await fetch(`${gateway.url}/v1/models/${TE3}`, { headers: bearer() })).json()) as any).kind).toBe('embedding');
+      const flipped = await adminCall(gateway, 'PUT', `/admin/models/${TE3}`, { display_name: 'x', author: 'openai', kind: 'chat' });
+      expect(flipped).toMatchObject({ status: 400, body: { error: { param: 'kind', message: `'${TE3}' is an embedding model; a model's kind cannot change` } } });
+    });
   });
 });

@@ -57,6 +57,10 @@ export class RegistryWriterService {
   async applyModel(entry: ModelEntryDto, source: RegistrySource): Promise<number> {
     const name = this.bareName(entry.name);
     const existing = await this.repository.modelKind(name);
+    if (existing !== undefined && entry.kind !== undefined && entry.kind !== existing) {
+      // Its endpoints were written for the other kind (an embedding endpoint has no output limit).
+      throw GatewayError.invalidRequest(`'${this.publicId(name)}' is ${existing === 'embedding' ? 'an embedding' : 'a chat'} model; a model's kind cannot change`, 'kind');
+    }
     const kind = entry.kind ?? existing ?? 'chat';
     const endpoints: Array<{ provider: string; endpoint: EndpointEntryDto }> = [];
     for (const endpoint of entry.endpoints ?? []) {
