@@ -62,6 +62,10 @@ describe('embeddings: limits, budgets, fallbacks and refusals', () => {
       expect(ok.response.headers.get('x-ratelimit-limit-tokens')).toBe('50');
       expect(Number(ok.response.headers.get('x-ratelimit-remaining-tokens'))).toBeLessThan(50);
       expect(sim.requests()).toHaveLength(1);
+      // Requests per minute count embeddings like any request.
+      const { key: once } = await createKey(gateway, 'enterprise', { rpm: 1, tpm: null });
+      await openaiEmbed(once, 'first');
+      expect(await refusal(openaiEmbed(once, 'second'))).toMatchObject({ status: 429, body: { type: 'rate_limit_error' } });
     });
 
     it('refuses what a dollar budget cannot cover with a 402 in each dialect, naming the budget', async () => {
