@@ -172,8 +172,12 @@ describe('OpenAIResponsesStreamEncoder', () => {
     const sse = events.map((e) => enc.encode(e)).join('');
     const decoder = new OpenAIResponsesStreamDecoder();
     const back: StreamEvent[] = [];
-    for await (const chunk of parseOpenAIChatSSE([sse])) back.push(...decoder.push(chunk));
+    for await (const chunk of parseOpenAIChatSSE(once(sse))) back.push(...decoder.push(chunk));
     back.push(...decoder.end());
     expect(back).toEqual([{ type: 'start', id: ID, model: 'rosetta/gpt-4o-mini', created: 1764000000 }, ...events.slice(1)]);
   });
 });
+
+async function* once(text: string): AsyncIterable<string> {
+  yield text;
+}
