@@ -90,6 +90,8 @@ export interface EndpointHealth {
 
 export interface ProviderEndpoint {
   model: string;
+  /** `chat`, or `embedding` for embedding models. */
+  kind?: string;
   upstream_model: string;
   disabled: boolean;
   context_length: number;

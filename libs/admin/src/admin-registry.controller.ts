@@ -89,7 +89,7 @@ export class AdminRegistryController {
   private present(p: ResolvedProvider): Record<string, unknown> {
     const endpoints = this.registry
       .list()
-      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, upstream_model: e.upstreamModel, disabled: e.disabled, context_length: e.contextLength, max_completion_tokens: e.maxCompletionTokens, pricing: e.pricing, health: this.healthOf(`${p.slug}/${e.upstreamModel}`) })));
+      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, kind: m.kind, upstream_model: e.upstreamModel, disabled: e.disabled, context_length: e.contextLength, max_completion_tokens: e.maxCompletionTokens, pricing: e.pricing, health: this.healthOf(`${p.slug}/${e.upstreamModel}`) })));
     return {
       slug: p.slug,
       protocol: p.protocol,

@@ -78,7 +78,7 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
                 <tbody>
                   {provider.endpoints.map((e) => (
                     <tr key={e.model}>
-                      <th scope="row" data-label="Model">{e.model}<span class="muted small upstream">{e.upstream_model}</span></th>
+                      <th scope="row" data-label="Model">{e.model}{e.kind === 'embedding' && <span class="badge neutral">embeddings</span>}<span class="muted small upstream">{e.upstream_model}</span></th>
                       <HealthCells health={e.health} />
                     </tr>
                   ))}

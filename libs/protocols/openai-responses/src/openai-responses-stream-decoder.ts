@@ -119,6 +119,7 @@ export class OpenAIResponsesStreamDecoder {
   private itemDone(key: string, item: JsonObject): StreamEvent[] {
     const block = this.blocks.get(key);
     this.blocks.delete(key);
+    if (stringField(item, 'type') === 'message') return this.closeParts(key);
     if (block?.kind === 'thinking') {
       const part = reasoningPart(item);
       if (part.type === 'redacted_thinking') return [{ type: 'redacted-thinking', index: block.index, data: part.data, protocol: part.protocol }];
@@ -132,6 +133,17 @@ export class OpenAIResponsesStreamDecoder {
       return events;
     }
     return [];
+  }
+
+  /** Text parts an item left open (an incomplete message ends without `content_part.done`). */
+  private closeParts(key: string): StreamEvent[] {
+    const events: StreamEvent[] = [];
+    for (const [partKey, block] of this.blocks) {
+      if (!partKey.startsWith(`${key}/`)) continue;
+      this.blocks.delete(partKey);
+      if (block.kind === 'text') events.push({ type: 'text-end', index: block.index });
+    }
+    return events;
   }
 
   private finish(response: JsonObject): StreamEvent[] {
