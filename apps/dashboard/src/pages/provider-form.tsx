@@ -28,7 +28,8 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
   const [baseUrl, setBaseUrl] = useState(provider?.base_url ?? '');
   const [apiKey, setApiKey] = useState('');
   const [endpoints, setEndpoints] = useState<EndpointDraft[]>(
-    provider?.endpoints.map((e) => ({ model: e.model, upstream: e.upstream_model, context: String(e.context_length), maxOutput: String(e.max_completion_tokens), prompt: perMillion(e.pricing.prompt), completion: perMillion(e.pricing.completion) })) ?? [{ ...BLANK }],
+    // Embedding endpoints (vector size and all) are left as they are: PUT changes only the endpoints it lists.
+    provider?.endpoints.filter((e) => e.kind !== 'embedding').map((e) => ({ model: e.model, upstream: e.upstream_model, context: String(e.context_length), maxOutput: String(e.max_completion_tokens), prompt: perMillion(e.pricing.prompt), completion: perMillion(e.pricing.completion) })) ?? [{ ...BLANK }],
   );
   const [failure, setFailure] = useState<FormFailure>();
   const [busy, setBusy] = useState(false);
@@ -77,6 +78,9 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
       </div>
       <fieldset class="endpoints">
         <legend>Models it serves</legend>
+        {provider?.endpoints.some((e) => e.kind === 'embedding') && (
+          <p class="hint">Its embedding models are not shown here and stay as they are; change them with PUT /admin/providers/{provider.slug}.</p>
+        )}
         {endpoints.map((e, i) => (
           <div class="endpoint-row" key={i} role="group" aria-label={`Model ${i + 1}`}>
             <Field label="Model id" id={`ep-${i}-model`} error={messageFor(failure, `endpoints[${i}].model`)} hint="rosetta/<name>: new or existing">
