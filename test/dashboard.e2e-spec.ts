@@ -137,7 +137,7 @@ describe('the dashboard in a browser', () => {
     await page.reload();
     const endpoint = page.getByRole('region', { name: 'Provider local-vllm' }).locator('tr', { hasText: 'rosetta/local-llama' });
     await endpoint.getByText('100%').waitFor();
-    await endpoint.getByText('1 calls').waitFor();
+    await endpoint.getByText('1 call', { exact: true }).waitFor();
     await screenshot(page, 'providers');
   });
 

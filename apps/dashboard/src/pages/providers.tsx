@@ -21,7 +21,7 @@ function HealthCells({ health }: { health: EndpointHealth }) {
   return (
     <>
       <td data-label="Status"><Badge tone={status.tone}>{status.text}</Badge></td>
-      <td class="num" data-label="Uptime (30 min)">{pct(health.uptime_pct)}<span class="muted small"> {health.calls_30m} calls</span></td>
+      <td class="num" data-label="Uptime (30 min)">{pct(health.uptime_pct)}<span class="muted small"> {health.calls_30m} {health.calls_30m === 1 ? 'call' : 'calls'}</span></td>
       <td class="num" data-label="TTFT p50 / p90">{pair(health.ttft_ms.p50, health.ttft_ms.p90, ms)}</td>
       <td class="num" data-label="Tokens/s p50 / p90">{pair(health.throughput_tps.p50, health.throughput_tps.p90, tps)}</td>
       <td class="num" data-label="Latency p50">{ms(health.latency_ms.p50)}</td>
