@@ -142,7 +142,7 @@ describe('rosetta/auto', () => {
       expect(Number(row.cost_usd)).toBeGreaterThan(sonnetOnly);
     });
 
-    // docs/decisions/0010: a stream cascades when its probes settle it before the first byte.
+    // docs/decisions/0012: a stream cascades when its probes settle it before the first byte.
     const streamed = (r: { protocol: string; path: string; body: unknown }) =>
       r.protocol === 'gemini' ? r.path.includes('streamGenerateContent') : (r.body as { stream?: boolean }).stream === true;
     const streamAsk = async (m: string) => {

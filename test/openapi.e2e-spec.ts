@@ -21,7 +21,7 @@ describe('API reference', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.0.0');
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/messages', '/v1beta/models/{model}:generateContent', '/admin/keys', '/admin/usage']));
-    expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }]);
+    expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }, { dashboardSession: [] }]);
   });
 
   it('renders /docs as one self-contained page: nothing loaded from another origin, no script', async () => {
@@ -36,7 +36,7 @@ describe('API reference', () => {
   });
 
   it('answers every documented operation from its handler (never "Unknown route" or "Unknown method")', async () => {
-    const fill: Record<string, string> = { id: 'no-such-id', model: 'rosetta/gemini-2.5-flash', name: 'no-such-plan', slug: 'no-such-provider' };
+    const fill: Record<string, string> = { id: 'no-such-id', model: 'rosetta/gemini-2.5-flash', name: 'no-such-plan', slug: 'no-such-provider', response_id: 'resp_no-such-response' };
     for (const { method, path, operation } of documentedRoutes()) {
       const url = path.replace(/\{(\w+)\}/g, (_, p: string) => (path.startsWith('/admin/models') ? 'rosetta/no-such-model' : fill[p]!));
       // With credentials, so the request gets past authentication to the handler; bodies are

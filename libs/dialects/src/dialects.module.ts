@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from '@rosetta/auth';
+import { ConversationsModule } from '@rosetta/conversations';
 import { BudgetModule, RateLimitModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
 import { RoutingModule } from '@rosetta/routing';
 import { ChatEndpoints } from './chat-endpoints.service';
+import { EmbeddingEndpoints } from './embedding-endpoints.service';
 import { DialectExceptionFilter } from './common/dialect-exception.filter';
 import { DataPlaneHandlers } from './data-plane/data-plane-handlers.service';
 import { DataPlane } from './data-plane/data-plane.service';
@@ -17,8 +19,8 @@ import { RouteEndpoint } from './route/route-endpoint.service';
  * admin errors) in the dialect of the path.
  */
 @Module({
-  imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule],
-  providers: [ChatEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
-  exports: [DataPlane],
+  imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule, ConversationsModule],
+  providers: [ChatEndpoints, EmbeddingEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
+  exports: [DataPlane, RouteEndpoint],
 })
 export class DialectsModule {}

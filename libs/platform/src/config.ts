@@ -3,6 +3,7 @@
  * the process with a message naming the variable (house style 13).
  */
 import { ConfigError } from './config-error';
+import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { secretKeysFromEnv } from './secret-box';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
 
@@ -57,10 +58,14 @@ export interface RosettaConfig {
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
   simulatorMode: boolean;
   shutdownGraceMs: number;
+  /** RESPONSES_RETENTION_DAYS: how long stored Responses answers can be read back and continued. */
+  responsesRetentionDays: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; undefined (off) without an OTLP endpoint. */
   tracing?: TracingConfig;
   /** SECRETS_KEY (seals provider secrets at rest) and SECRETS_KEY_PREVIOUS (still opened, for rotation). */
   secretKeys: { current?: Buffer; previous: Buffer[] };
+  /** Dashboard sessions and OIDC single sign-on (dashboard-config.ts). */
+  dashboard: DashboardConfig;
 }
 
 export { ConfigError };
@@ -180,8 +185,10 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     modelAliases: aliases(env, namespace),
     simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+    responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),
+    dashboard: dashboardConfig(env),
   };
 }
 

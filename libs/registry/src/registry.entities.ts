@@ -25,6 +25,7 @@ export class ModelEntity {
   @Column('text') author!: string;
   @Column('text') description!: string;
   @Column('boolean') distillable!: boolean;
+  @Column('text') kind!: string;
   @Column('text') source!: RegistrySource;
   @Column({ name: 'router_prior', type: 'jsonb', nullable: true }) routerPrior!: Record<string, number> | null;
   @Column({ name: 'router_prior_source', type: 'text', nullable: true }) routerPriorSource!: RegistrySource | null;
@@ -45,6 +46,8 @@ export class EndpointEntity {
   @Column({ name: 'supports_vision', type: 'boolean' }) supportsVision!: boolean;
   @Column({ name: 'supports_reasoning', type: 'boolean' }) supportsReasoning!: boolean;
   @Column('jsonb') pricing!: Record<string, string>;
+  @Column({ type: 'integer', nullable: true }) dimensions!: number | null;
+  @Column({ name: 'custom_dimensions', type: 'boolean' }) customDimensions!: boolean;
   @Column('boolean') disabled!: boolean;
   @Column('text') source!: RegistrySource;
 }

@@ -119,8 +119,11 @@ export class ChatService {
     return { outcome: { ...outcome, meta: { ...outcome.meta, route: activated([outcome.meta.model]) } }, ...(probes.answered.size > 0 ? { probes } : {}) };
   }
 
-  /** Tokens and budgets before the call; the budget hold waits for the ledger row's cost. */
-  private async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<TokenReservation | undefined> {
+  /**
+   * Tokens and budgets before the call; the budget hold waits for the ledger row's cost (recordUsage).
+   * Embeddings are admitted here too (no output), so one place keeps the holds.
+   */
+  async admit(request: Pick<CanonicalRequest, 'maxOutputTokens'>, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<TokenReservation | undefined> {
     const admitted = await this.admission.admit(request, ctx, promptTokens, plan);
     const recordedCost = ctx.usage?.recordedCostUsd;
     if (admitted.budget && ctx.usage && recordedCost === undefined) this.holds.set(ctx.usage, admitted.budget);

@@ -54,7 +54,7 @@ export class MixtureService implements OnModuleInit {
 
   decide(request: CanonicalRequest, candidates: Candidate[], knob: number | undefined): RouteDecision {
     const text = promptTextOf(request);
-    // docs/decisions/0010: a tool turn is answered by one model (tool calls do not compare, and a
+    // docs/decisions/0012: a tool turn is answered by one model (tool calls do not compare, and a
     // tool loop stays on its model); a stream cascades only on multiple choice, whose short
     // non-streamed probes settle it before the first byte.
     const mode = request.tools?.length || (request.stream && answerKindOf(text) !== 'choice') ? 'single' : undefined;

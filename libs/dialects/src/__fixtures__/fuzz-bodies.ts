@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { MAX_JSON_DEPTH } from '../common/json-nesting';
 
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Step = string | number;
 
@@ -82,6 +82,40 @@ export const SEEDS: Record<Dialect, readonly Json[]> = {
       models: ['rosetta/claude-haiku-4-5'],
     },
   ],
+  'openai-responses': [
+    { model: 'rosetta/gpt-4o-mini', instructions: 'Be brief.', input: 'Hello', max_output_tokens: 64, temperature: 0.2 },
+    {
+      model: 'rosetta/claude-haiku-4-5',
+      models: ['rosetta/gemini-2.5-flash'],
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      reasoning: { effort: 'low', summary: 'auto' },
+      prompt_cache_key: 'session-1',
+      client_metadata: { session_id: 's-1' },
+      input: [
+        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Use tools.' }] },
+        { role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' }] },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Look it up.' }], content: null, encrypted_content: 'gAAAAB' },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"celsius":21}' },
+        { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch' },
+        { type: 'custom_tool_call_output', call_id: 'call_2', output: 'Done' },
+        { type: 'web_search_call', id: 'ws_1', status: 'completed' },
+      ],
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: WEATHER_SCHEMA, strict: true },
+        { type: 'custom', name: 'apply_patch', description: 'Patch files', format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' } },
+        // A copy: mutations edit seeds in place, and a shared object would be edited at two depths.
+        { type: 'namespace', name: 'crm', description: 'CRM', tools: [{ type: 'function', name: 'lookup', parameters: structuredClone(WEATHER_SCHEMA) }] },
+        { type: 'web_search' },
+      ],
+      tool_choice: 'auto',
+      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+      metadata: { ticket: '42' },
+      user: 'u-1',
+    },
+  ],
 };
 
 /** Member names the decoders look for, so added members hit real branches, not only ignored ones. */
@@ -91,7 +125,8 @@ const VOCABULARY = [
   'signature', 'system', 'max_tokens', 'stream', 'contents', 'parts', 'functionCall', 'function_call', 'args', 'functionResponse',
   'response', 'inlineData', 'fileData', 'systemInstruction', 'generationConfig', 'responseSchema', 'properties', 'items', 'anyOf',
   'enum', 'required', 'thinkingConfig', 'cache_control', 'provider_configs', 'route_knob', 'response_format', 'json_schema', 'schema',
-  'stop', 'n', 'candidateCount', '__proto__', 'constructor', 'toString', 'hasOwnProperty',
+  'stop', 'n', 'candidateCount', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'instructions', 'call_id', 'output',
+  'summary', 'encrypted_content', 'previous_response_id', 'item_reference', 'namespace', 'format', 'reasoning', 'effort', 'include',
 ];
 
 /** What goes in place of a member: every JSON type, edge numbers (1e400 parses to Infinity), odd text. */
@@ -113,10 +148,11 @@ const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>([], {}, [null], [[]], { type: null }, { type: 'text' }, { type: 'function' }, { role: 'user' }, { parts: [] }),
   fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>,
 );
-const hostile: fc.Arbitrary<Hostile> = fc.oneof(
-  { weight: 6, arbitrary: hostileValue.map((value) => ({ kind: 'value' as const, value })) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), keys: fc.array(fc.constantFrom(...VOCABULARY, ''), { minLength: 1, maxLength: 4 }), full: fc.boolean(), pick: fc.nat() }) },
-);
+const hostileOver = (vocabulary: readonly string[]): fc.Arbitrary<Hostile> =>
+  fc.oneof(
+    { weight: 6, arbitrary: hostileValue.map((value) => ({ kind: 'value' as const, value })) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), keys: fc.array(fc.constantFrom(...vocabulary, ''), { minLength: 1, maxLength: 4 }), full: fc.boolean(), pick: fc.nat() }) },
+  );
 
 export type Mutation =
   | { op: 'replace'; at: number; with: Hostile }
@@ -124,24 +160,35 @@ export type Mutation =
   | { op: 'perturb'; at: number; text: string; number: number }
   | { op: 'delete' | 'wrap'; at: number };
 
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  // Same type, hostile content: what gets past validation into the converters.
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('perturb' as const), at: fc.nat(), text: oddString, number: fc.oneof(edgeNumber, fc.double({ noNaN: true })) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('replace' as const), at: fc.nat(), with: hostile }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...VOCABULARY), fc.string({ maxLength: 8 })), with: hostile }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('wrap' as const), at: fc.nat() }) },
-);
+function mutationOver(vocabulary: readonly string[]): fc.Arbitrary<Mutation> {
+  const hostile = hostileOver(vocabulary);
+  return fc.oneof(
+    // Same type, hostile content: what gets past validation into the converters.
+    { weight: 4, arbitrary: fc.record({ op: fc.constant('perturb' as const), at: fc.nat(), text: oddString, number: fc.oneof(edgeNumber, fc.double({ noNaN: true })) }) },
+    { weight: 3, arbitrary: fc.record({ op: fc.constant('replace' as const), at: fc.nat(), with: hostile }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...vocabulary), fc.string({ maxLength: 8 })), with: hostile }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), at: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('wrap' as const), at: fc.nat() }) },
+  );
+}
+
+export const mutation: fc.Arbitrary<Mutation> = mutationOver(VOCABULARY);
 
 /**
  * A seed of the dialect with one to four mutations applied, or any JSON value at all; in the end
  * exactly what JSON.parse makes of the body's text (own `__proto__` members, plain prototypes).
  */
 export function hostileBody(dialect: Dialect): fc.Arbitrary<Json> {
+  return hostileBodyFrom(SEEDS[dialect]);
+}
+
+/** The same recipes over other seeds (the embeddings bodies), with their member names added to the vocabulary. */
+export function hostileBodyFrom(seeds: readonly Json[], extraVocabulary: readonly string[] = []): fc.Arbitrary<Json> {
+  const vocabulary = extraVocabulary.length === 0 ? VOCABULARY : [...VOCABULARY, ...extraVocabulary];
   const mutated = fc
-    .tuple(fc.nat({ max: SEEDS[dialect].length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 3 }))
-    .map(([seed, mutations]) => mutate(SEEDS[dialect][seed]!, mutations));
-  const random = fc.oneof(fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>, fc.dictionary(fc.constantFrom(...VOCABULARY), hostileValue, { maxKeys: 6, noNullPrototype: true }));
+    .tuple(fc.nat({ max: seeds.length - 1 }), fc.array(vocabulary === VOCABULARY ? mutation : mutationOver(vocabulary), { minLength: 1, maxLength: 3 }))
+    .map(([seed, mutations]) => mutate(seeds[seed]!, mutations));
+  const random = fc.oneof(fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>, fc.dictionary(fc.constantFrom(...vocabulary), hostileValue, { maxKeys: 6, noNullPrototype: true }));
   return fc.oneof({ weight: 7, arbitrary: mutated }, { weight: 1, arbitrary: random }).map((body) => JSON.parse(toJsonText(body)) as Json);
 }
 

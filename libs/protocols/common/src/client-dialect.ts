@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, DialectId, GatewayError, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, DialectId, EmbeddingRequest, EmbeddingResponse, GatewayError, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 /** Where a dialect's clients send their API key, besides `x-api-key` and `Authorization: Bearer`. */
 export interface CredentialSources {
@@ -12,6 +12,8 @@ export interface StreamFraming {
   open?: string;
   encode(event: StreamEvent): string;
   close?(): string;
+  /** Work to finish before the last event (`finish` or `error`) is written, e.g. storing the answer. */
+  beforeEnd?(event: StreamEvent): Promise<void>;
 }
 
 /** What a chat request brings, as the data plane hands it to the dialect. */
@@ -29,6 +31,36 @@ export interface ChatInput {
   defaultModel: string;
   /** The gateway's prompt-token estimate, for dialects whose streams announce it up front. */
   estimatePromptTokens(request: CanonicalRequest): number;
+  /** The stored answers the body refers to (`storage.references`) that belong to the caller, by id. */
+  stored?: ReadonlyMap<string, StoredRecord>;
+  /** Keeps an answer for the caller; resolves once any replica can read it back (never rejects). */
+  keep?(answer: StoredAnswer): Promise<void>;
+}
+
+/** What a dialect stores of one answer: its own JSON, read back only by the dialect. */
+export type StoredRecord = Record<string, unknown>;
+
+export interface StoredAnswer {
+  id: string;
+  record: StoredRecord;
+}
+
+/**
+ * Answers kept server-side and continued by id (the Responses API's `store` and
+ * `previous_response_id`). The gateway loads what a body refers to before `decodeChat`, stores
+ * what the dialect hands to `keep`, owned by the caller's key, and serves the stored routes.
+ */
+export interface DialectStorage {
+  /** What a stored answer is called in messages ("Response"). */
+  readonly noun: string;
+  /** The ids of stored answers a body refers to (validated and bounded by the dialect). */
+  references(body: unknown): string[];
+  /** `stored_get`: the answer as the client sees it again. */
+  render(record: StoredRecord, query: Record<string, unknown>): unknown;
+  /** `stored_input_items`: what the answer was asked, as a list. */
+  renderInputItems(record: StoredRecord, query: Record<string, unknown>): unknown;
+  /** `stored_delete`: the deletion's answer. */
+  renderDeleted(id: string): unknown;
 }
 
 /** What a model list shows of a model, whatever the dialect's shape. */
@@ -38,6 +70,8 @@ export interface ModelFacts {
   description: string;
   contextLength?: number;
   maxCompletionTokens?: number;
+  /** What the model does: chat (the default) or embeddings. */
+  kind?: 'chat' | 'embedding';
 }
 
 /** One chat request decoded, with how its answer goes back. */
@@ -47,17 +81,40 @@ export interface ChatExchange {
   warnings: TranslationWarning[];
   /** Response headers the dialect's SDKs expect (Anthropic's `request-id`). */
   headers?: Record<string, string>;
+  /** The answer's body (a promise where the dialect stores it first). */
   encodeResponse(response: CanonicalResponse): unknown;
   /** The stream's framing, once the served model is known. */
   streamFraming(servedModel: string): StreamFraming;
 }
 
+/** What an embeddings request brings, as the data plane hands it to the dialect. */
+export interface EmbedInput {
+  /** The parsed JSON body (anything: the dialect validates it). */
+  body: unknown;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string;
+  /** Where the route's path names it (Gemini's `models/{model}:embedContent`). */
+  model?: string;
+  /** Gemini's `:batchEmbedContents` rather than `:embedContent`. */
+  batch?: boolean;
+}
+
+/** One embeddings request decoded, with how its answer goes back. */
+export interface EmbedExchange {
+  request: EmbeddingRequest;
+  /** What the canonical request could not carry (shown when another protocol serves it). */
+  warnings: TranslationWarning[];
+  /** The answer in the dialect's shape; `costUsd` is what it cost the caller, where the dialect shows it. */
+  encodeResponse(response: EmbeddingResponse, costUsd: number | undefined): unknown;
+}
+
 /** One client-facing route of a dialect, by what it does (the data plane has one handler per operation). */
 export interface DialectRoute {
-  method: 'GET' | 'POST';
-  /** The OpenAPI path; a trailing `{name}` takes the rest of the path. */
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The OpenAPI path; a `{name}` takes the rest of the path (up to a fixed suffix after it). */
   pattern: string;
-  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model';
+  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model' | 'stored_get' | 'stored_delete' | 'stored_input_items' | 'embed';
 }
 
 /**
@@ -74,7 +131,9 @@ export interface ClientDialect {
   /** `count_tokens`: validates and decodes a body; the gateway estimates, `encode` answers. */
   decodeCountTokens?(input: ChatInput): { request: CanonicalRequest; encode(tokens: number): unknown };
   /** `model_call` routes: the model and what to do, from the raw rest of the path. */
-  parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' };
+  parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' | 'embed' | 'batch_embed' };
+  /** `embed` routes (and `embed`/`batch_embed` model calls): validates and decodes an embeddings body; a 400 names the field. */
+  decodeEmbed?(input: EmbedInput): EmbedExchange;
   /**
    * `POST /v1/route` (explaining a routing decision): a body decoded only as far as routing needs,
    * leniently (no output cap required, say). Absent: `decodeChat` is used, with its full checks.
@@ -91,6 +150,8 @@ export interface ClientDialect {
   readonly credential: CredentialSources;
   /** The error body its SDKs parse. */
   renderError(error: GatewayError, requestId: string): Record<string, unknown>;
+  /** Answers kept by id, for dialects that have them (the Responses API). */
+  readonly storage?: DialectStorage;
 }
 
 /**

@@ -1,5 +1,5 @@
 export { convertOpenAIChatRequest } from './convert-openai-chat-request';
-export { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
+export { convertToOpenAIChatRequest, reasoningEffortFor } from './convert-to-openai-chat-request';
 export { convertOpenAIChatResponse } from './convert-openai-chat-response';
 export { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
 export {
@@ -16,3 +16,9 @@ export * from './reasoning-details';
 export { openAIChatUpstream } from './openai-chat.upstream';
 export { openAIChatDialect } from './openai-chat.dialect';
 export * from './openai-chat.validate';
+export { convertOpenAIEmbeddingsRequest, MAX_OPENAI_EMBEDDING_INPUTS, type EmbeddingEncoding, type OpenAIEmbeddingsCall } from './convert-openai-embeddings-request';
+export { convertToOpenAIEmbeddingsRequest } from './convert-to-openai-embeddings-request';
+export { convertOpenAIEmbeddingsResponse } from './convert-openai-embeddings-response';
+export { convertToOpenAIEmbeddingsResponse } from './convert-to-openai-embeddings-response';
+export { decodeFloat32Base64, encodeFloat32Base64 } from './float32-base64';
+export { openAIEmbeddingsUpstream } from './openai-embeddings.upstream';
