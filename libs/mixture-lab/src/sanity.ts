@@ -64,18 +64,19 @@ export function loadSanitySet(path: string = defaultSanityPath()): SanityPrompt[
 
 interface CatalogShape {
   providers: Array<{ slug: string; builtin?: boolean }>;
-  models: Array<{ name: string; endpoints?: Array<{ provider: string; pricing: { prompt: string; completion: string } }> }>;
+  models: Array<{ name: string; kind?: string; endpoints?: Array<{ provider: string; pricing: { prompt: string; completion: string } }> }>;
 }
 
 /**
- * The catalog's models as the gateway offers them to the router (prices of the cheapest endpoint),
+ * The catalog's chat models as the gateway offers them to the router (prices of the cheapest endpoint),
  * `builtin`: only those served by the built-in providers (OpenAI, Anthropic, Gemini), the pool of a
  * deployment configured with those three keys; `catalog`: every model.
  */
 export function catalogCandidates(path: string = defaultCatalogPath(), pool: 'builtin' | 'catalog' = 'builtin'): Candidate[] {
   const catalog = JSON.parse(readFileSync(path, 'utf8')) as CatalogShape;
   const builtin = new Set(catalog.providers.filter((p) => p.builtin).map((p) => p.slug));
-  return catalog.models.flatMap((m) => {
+  // Embedding models answer no chat request; rosetta/auto never routes to them.
+  return catalog.models.filter((m) => (m.kind ?? 'chat') === 'chat').flatMap((m) => {
     const endpoints = (m.endpoints ?? []).filter((e) => pool === 'catalog' || builtin.has(e.provider));
     const prices = endpoints.map((e) => ({ prompt: Number(e.pricing.prompt), completion: Number(e.pricing.completion) })).sort((a, b) => a.prompt + a.completion - (b.prompt + b.completion));
     const cheapest = prices[0];
