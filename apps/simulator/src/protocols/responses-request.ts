@@ -125,7 +125,10 @@ function convertInput(input: unknown, messages: NeutralMessage[]): void {
   });
 }
 
-/** Reasoning goes back exactly as it came: its encrypted content signs its id and summary. */
+/**
+ * Reasoning goes back exactly as it came: its encrypted content signs its summary. Like OpenAI's,
+ * it stands on its own, without the item's id: Codex replays reasoning with no id at all.
+ */
 function checkReasoning(item: Record<string, unknown>, param: string): void {
   const encrypted = item['encrypted_content'];
   if (typeof encrypted !== 'string') throw new OpenAiRequestError(`Item with id '${String(item['id'])}' not found. Items are not persisted when \`store\` is set to false.`, `${param}.id`);
@@ -134,8 +137,7 @@ function checkReasoning(item: Record<string, unknown>, param: string): void {
   }
 }
 
-/** What a reasoning item's encrypted content signs: its id and summary text. */
+/** What a reasoning item's encrypted content signs: its summary text. */
 export function reasoningSigned(item: Record<string, unknown>): string {
-  const summary = Array.isArray(item['summary']) ? item['summary'].map((p) => (isRecord(p) ? String(p['text'] ?? '') : '')).join('\n\n') : '';
-  return `${String(item['id'])}:${summary}`;
+  return Array.isArray(item['summary']) ? item['summary'].map((p) => (isRecord(p) ? String(p['text'] ?? '') : '')).join('\n\n') : '';
 }
