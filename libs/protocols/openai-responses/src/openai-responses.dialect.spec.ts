@@ -120,4 +120,17 @@ describe('openAIResponsesDialect with stored answers', () => {
     const again = openAIResponsesDialect.storage!.render(record, query) as { output: Array<Record<string, unknown>> };
     expect(again.output[0]).toEqual(expect.objectContaining({ type: 'reasoning', encrypted_content: 'gAAAAB-enc' }));
   });
+
+  it('continues an AI SDK chat of 100 turns, each earlier answer an item_reference to its own stored response', async () => {
+    // useChat with the default OpenAI provider (store: true) resends the conversation each turn:
+    // the user's messages inline, every assistant message as a reference to the response that gave it.
+    const store = new Store();
+    const input: Array<Record<string, unknown>> = [];
+    for (let turn = 1; turn <= 100; turn++) {
+      input.push({ role: 'user', content: `Question ${turn}` });
+      const answer = await store.decode({ model: 'rosetta/gpt-4o-mini', input }).answer(answered([{ type: 'text', text: `Answer ${turn}` }]));
+      input.push({ type: 'item_reference', id: (answer['output'] as Array<{ id: string }>)[0]!.id });
+    }
+    expect(store.records.size).toBe(100);
+  });
 });
