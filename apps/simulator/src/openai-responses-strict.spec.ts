@@ -50,3 +50,21 @@ describe('Responses strictness: reasoning goes back as it came', () => {
     expect({ status: next.status, param: next.body.error?.param }).toEqual({ status: 400, param: 'input[1].encrypted_content' });
   });
 });
+
+describe('Responses tools', () => {
+  let sim: RunningSimulator;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('names the namespace of a namespaced tool it calls, as OpenAI does', async () => {
+    const tools = [{ type: 'namespace', name: 'crm', description: 'CRM', tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} } }] }];
+    const reply = await send(sim, { input: 'Find Ada <sim>{"toolCalls":[{"name":"lookup","arguments":{}}]}</sim>', tools });
+    expect(reply.body.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'lookup', namespace: 'crm', arguments: '{}' })]);
+  });
+});
+
