@@ -26,6 +26,9 @@ describe('agentic coding tools through the gateway', () => {
   let gateway: GatewayProcess;
   let key: string;
   let keyId: string;
+  /** Codex's own Pro key: a minute of every agent on one key is more than a Pro key's tokens per minute. */
+  let codexKey: string;
+  let codexKeyId: string;
   let home: string;
 
   let stack: Stack;
@@ -37,6 +40,7 @@ describe('agentic coding tools through the gateway', () => {
     // A Pro key, as the README's quick start recommends for agent tools: their long prompts and
     // max_tokens 32,000 must not meet a 429.
     ({ key, id: keyId } = await createKey(gateway, 'pro'));
+    ({ key: codexKey, id: codexKeyId } = await createKey(gateway, 'pro'));
     home = mkdtempSync(join(tmpdir(), 'rosetta-agents-'));
     mkdirSync(join(home, '.gemini'));
     // Gemini CLI: API-key auth, no folder-trust prompt, no telemetry (as the README describes).
@@ -144,7 +148,7 @@ describe('agentic coding tools through the gateway', () => {
     const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
       cwd: dir,
       timeout: 120_000,
-      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(), ROSETTA_KEY: key, NO_COLOR: '1' },
+      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(), ROSETTA_KEY: codexKey, NO_COLOR: '1' },
     });
     // `codex exec` reads more of the prompt from a piped stdin until it closes.
     codex.child.stdin?.end();
@@ -173,7 +177,7 @@ describe('agentic coding tools through the gateway', () => {
     const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
       cwd: dir,
       timeout: 120_000,
-      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(config), ROSETTA_KEY: key, NO_COLOR: '1' },
+      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(config), ROSETTA_KEY: codexKey, NO_COLOR: '1' },
     });
     codex.child.stdin?.end();
     const { stdout } = await codex;
@@ -185,10 +189,12 @@ describe('agentic coding tools through the gateway', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('left no 429 in the ledger for the Pro key the agents used', async () => {
+  it('left no 429 in the ledger for the Pro keys the agents used', async () => {
     await stack.gateway.stop('SIGTERM'); // flushes the ledger
-    const rows = await query<{ status: number; n: number }>(stack.db.url, 'SELECT status, count(*)::int AS n FROM request_log WHERE api_key_id = $1 GROUP BY status ORDER BY status', [keyId]);
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.filter((r) => r.status === 429)).toEqual([]);
+    for (const id of [keyId, codexKeyId]) {
+      const rows = await query<{ status: number; n: number }>(stack.db.url, 'SELECT status, count(*)::int AS n FROM request_log WHERE api_key_id = $1 GROUP BY status ORDER BY status', [id]);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.filter((r) => r.status === 429)).toEqual([]);
+    }
   });
 });
