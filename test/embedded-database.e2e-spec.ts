@@ -71,6 +71,7 @@ describe('embedded database (PGlite) start', () => {
       expect(token?.[1]).toBe(first.url);
       expect(banner).toContain('npm run admin -- keys create --plan pro --name me');
       expect(banner).toContain('export ROSETTA_KEY=rsk_...');
+      expect(banner).toContain(`Dashboard: ${first.url}/dashboard (sign in with the admin token)`);
       const created = await fetch(`${first.url}/admin/keys`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token![2]}`, 'content-type': 'application/json' },
