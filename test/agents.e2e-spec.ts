@@ -142,12 +142,12 @@ describe('agentic coding tools through the gateway', () => {
   });
 
   /** Codex CLI as the README configures it: a custom model provider on the gateway, wire_api "responses". */
-  const codexHome = (): string => {
-    const dir = join(home, '.codex');
+  const codexHome = (extra: string[] = []): string => {
+    const dir = join(home, extra.length > 0 ? '.codex-reasoning' : '.codex');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'config.toml'),
-      ['model_provider = "rosetta"', '', '[model_providers.rosetta]', 'name = "Rosetta"', `base_url = "${gateway.url}/v1"`, 'env_key = "ROSETTA_KEY"', 'wire_api = "responses"', ''].join('\n'),
+      [...extra, 'model_provider = "rosetta"', '', '[model_providers.rosetta]', 'name = "Rosetta"', `base_url = "${gateway.url}/v1"`, 'env_key = "ROSETTA_KEY"', 'wire_api = "responses"', ''].join('\n'),
     );
     return dir;
   };
@@ -173,6 +173,36 @@ describe('agentic coding tools through the gateway', () => {
     // Codex ran the command and sent its output back; the upstream got it in its own protocol.
     expect(stdout).toContain('Tool results received:');
     expect(resultReached(protocol, content, 'Process exited with code 0')).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** What of the reasoning came back in the turn after the tool call, in each protocol's own shape. */
+  const REPLAYED: Record<string, (body: Record<string, any>) => unknown[]> = {
+    anthropic: (body) => body['messages'].flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'thinking' && p.signature),
+    gemini: (body) => body['contents'].flatMap((c: any) => c.parts).filter((p: any) => typeof p.thoughtSignature === 'string'),
+    // As Codex sent it: the encrypted content, and no id (Codex keeps none; the gateway adds none).
+    'openai-responses': (body) => body['input'].filter((item: any) => item.type === 'reasoning' && typeof item.encrypted_content === 'string' && !('id' in item)),
+  };
+
+  it.each([MODELS[0], MODELS[2], ['openai-responses', RESPONSES_MODEL]] as const)('Codex CLI with reasoning on replays it through a %s-protocol upstream', async (protocol, model) => {
+    codexKey ??= await createKey(gateway, 'pro');
+    const dir = mkdtempSync(join(tmpdir(), 'rosetta-codex-'));
+    const content = `reasoned by codex via ${model}`;
+    const command = `printf '%s\\n' '${content}' > ${join(dir, 'hello.txt')}`;
+    const prompt = `Create the file hello.txt <sim>${JSON.stringify({ toolCalls: [{ name: 'exec_command', arguments: { cmd: command } }] })}</sim>`;
+    const config = ['model_reasoning_effort = "low"', 'model_reasoning_summary = "auto"', 'model_supports_reasoning_summaries = true'];
+    const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
+      cwd: dir,
+      timeout: 120_000,
+      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(config), ROSETTA_KEY: codexKey.key, NO_COLOR: '1' },
+    });
+    codex.child.stdin?.end();
+    const { stdout } = await codex;
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(`${content}\n`);
+    expect(stdout).toContain('Tool results received:');
+    // The turn after the tool call carried the reasoning back to the upstream, in its own protocol.
+    const followUp = sim.requests().filter((r) => r.protocol === protocol && JSON.stringify(r.body).includes('Process exited with code 0') && JSON.stringify(r.body).includes(content)).at(-1);
+    expect(REPLAYED[protocol]!(followUp!.body as Record<string, any>)).toHaveLength(1);
     rmSync(dir, { recursive: true, force: true });
   });
 

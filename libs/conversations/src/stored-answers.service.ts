@@ -7,6 +7,11 @@ import { StoredAnswerRepository } from './stored-answer.repository';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const PURGE_BATCH = 5_000;
+/**
+ * How long a request waits on the table. The pool has no time-out of its own, and a database
+ * that stops answering (a dropped connection) would otherwise hold the request until TCP gives up.
+ */
+export const STORAGE_TIMEOUT_MS = 5_000;
 
 /**
  * Answers kept server-side for their key (the Responses API's `store`), for the retention the
@@ -38,17 +43,17 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
   /** The caller's answers among `ids` (others' and expired ones are simply absent). */
   async load(ids: readonly string[], apiKeyId: string): Promise<Map<string, StoredRecord>> {
     if (ids.length === 0) return new Map();
-    return this.repository.findOwned(ids, apiKeyId);
+    return this.reading(() => this.repository.findOwned(ids, apiKeyId));
   }
 
   async get(id: string, apiKeyId: string, noun: string): Promise<StoredRecord> {
-    const record = (await this.repository.findOwned([id], apiKeyId)).get(id);
+    const record = (await this.reading(() => this.repository.findOwned([id], apiKeyId))).get(id);
     if (!record) throw notFound(noun, id);
     return record;
   }
 
   async delete(id: string, apiKeyId: string, noun: string): Promise<void> {
-    if (!(await this.repository.deleteOwned(id, apiKeyId))) throw notFound(noun, id);
+    if (!(await this.reading(() => this.repository.deleteOwned(id, apiKeyId)))) throw notFound(noun, id);
   }
 
   /**
@@ -57,9 +62,19 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
    */
   async keep(answer: StoredAnswer, apiKeyId: string, dialect: DialectId): Promise<void> {
     try {
-      await this.repository.insert({ ...answer, apiKeyId, dialect, expiresAt: new Date(Date.now() + this.retentionMs) });
+      await withinTimeout(this.repository.insert({ ...answer, apiKeyId, dialect, expiresAt: new Date(Date.now() + this.retentionMs) }));
     } catch (error) {
       this.logger.error({ answerId: answer.id, err: error instanceof Error ? error.message : String(error) }, 'could not store an answer');
+    }
+  }
+
+  /** A query a request waits on: the database down or silent is a 503 the SDKs retry, not a 500 or a hang. */
+  private async reading<T>(query: () => Promise<T>): Promise<T> {
+    try {
+      return await withinTimeout(query());
+    } catch (error) {
+      this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'could not read stored answers');
+      throw new GatewayError('overloaded_error', 'Stored answers cannot be read right now; try again shortly.', { retryable: true, retryAfterMs: 1_000 });
     }
   }
 
@@ -74,4 +89,12 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
 
 function notFound(noun: string, id: string): GatewayError {
   return new GatewayError('not_found_error', `${noun} with id '${id}' not found.`, { param: 'id' });
+}
+
+function withinTimeout<T>(query: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the database within ${STORAGE_TIMEOUT_MS} ms`)), STORAGE_TIMEOUT_MS);
+  });
+  return Promise.race([query, timeout]).finally(() => clearTimeout(timer));
 }

@@ -32,7 +32,7 @@ export function SecretOnce({ name, secret, onDone }: { name: string; secret: str
         </button>
       </div>
       <p class="hint" role="status">
-        {copied ?? 'Use it as Authorization: Bearer <key> (or X-API-Key) with any of the three dialects.'}
+        {copied ?? 'Use it as Authorization: Bearer <key> (or X-API-Key) with any of the four dialects.'}
       </p>
       <button type="button" class="secondary" onClick={onDone}>
         Done

@@ -46,7 +46,7 @@ export function KeysPage({ canWrite }: { canWrite: boolean }) {
     <>
       <PageHeader
         title="Keys"
-        lead="API keys for the three dialects. A secret is shown once, when the key is created; revoking takes effect on every replica at once."
+        lead="API keys for every dialect. A secret is shown once, when the key is created; revoking takes effect on every replica at once."
         actions={
           canWrite && mode.kind === 'none' ? (
             <button type="button" class="primary" onClick={() => setMode({ kind: 'create' })} disabled={!formReady}>

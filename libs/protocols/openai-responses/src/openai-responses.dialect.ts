@@ -37,7 +37,8 @@ export const openAIResponsesDialect: ClientDialect = {
   storage: {
     noun: 'Response',
     references,
-    render: (record, query) => clientView((record as ResponseRecord).response, includesEncrypted(query['include'])),
+    // The openai SDK writes arrays in the query with brackets (`include[]=…`).
+    render: (record, query) => clientView((record as ResponseRecord).response, includesEncrypted(query['include'] ?? query['include[]'])),
     renderInputItems: (record, query) => inputItemsPage(record as ResponseRecord, query),
     renderDeleted: (id) => ({ id, object: 'response.deleted', deleted: true }),
   },

@@ -45,4 +45,32 @@ describe('Responses conversation state', () => {
     expect(inputItemsPage(long, { limit: '2' })).toEqual({ object: 'list', data: [item('c', '3'), item('b', '2')], first_id: 'c', last_id: 'b', has_more: true });
     expect(inputItemsPage(long, { order: 'asc', after: 'a' })).toEqual({ object: 'list', data: [item('b', '2'), item('c', '3')], first_id: 'b', last_id: 'c', has_more: false });
   });
+
+  it('refuses an item referenced twice, as OpenAI does, rather than multiplying a stored item', () => {
+    const id = `msg_${PREV.slice(5)}_0`;
+    const body = { input: [{ type: 'item_reference', id }, { type: 'item_reference', id }] };
+    expect(refusal(() => rebuildConversation(body, stored, NEXT))).toEqual({ message: `Duplicate item found with id ${id}. Remove the duplicate items from your input and try again.`, param: 'input[1].id' });
+  });
+
+  it('resolves item references in work linear in the references and the stored items', () => {
+    const n = 400;
+    let idReads = 0;
+    const counted = (i: number) => {
+      const value = item(`msg_${PREV.slice(5)}_i${i}`, `q${i}`);
+      const id = value.id;
+      return Object.defineProperty(value, 'id', {
+        enumerable: true,
+        get: () => {
+          idReads++;
+          return id;
+        },
+      });
+    };
+    const big: ResponseRecord = { history: [], input: Array.from({ length: n }, (_, i) => counted(i)), response: { id: PREV, output: [] } };
+    const body = { input: Array.from({ length: n }, (_, i) => ({ type: 'item_reference', id: `msg_${PREV.slice(5)}_i${i}` })) };
+    const conversation = rebuildConversation(body, new Map([[PREV, big]]), NEXT);
+    expect(conversation.own).toHaveLength(n);
+    // One look at each stored item's id (an index), not one per reference per item (n² = 160,000).
+    expect(idReads).toBeLessThanOrEqual(4 * n);
+  });
 });

@@ -59,21 +59,46 @@ function ownItems(input: unknown, stored: ReadonlyMap<string, StoredRecord> | un
   if (isString(input)) return [{ id: itemId(responseId, 'msg', 'i0'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw GatewayError.invalidRequest("Invalid type for 'input': expected a string or an array.", 'input');
+  const references = new ReferenceIndex(stored);
   return input.map((raw, i) => {
     if (!isRecord(raw)) return raw as JsonObject; // the decoder names the field
-    if (raw['type'] === 'item_reference') return resolve(raw, stored, `input[${i}]`);
+    if (raw['type'] === 'item_reference') return references.resolve(raw, `input[${i}]`);
     const type = isString(raw['type']) ? raw['type'] : 'message';
     return { ...raw, type, id: isString(raw['id']) ? raw['id'] : itemId(responseId, prefixOf(type), `i${i}`) };
   });
 }
 
-function resolve(reference: JsonObject, stored: ReadonlyMap<string, StoredRecord> | undefined, path: string): JsonObject {
-  const id = isString(reference['id']) ? reference['id'] : '';
-  const owner = responseIdOfItem(id);
-  const record = owner === undefined ? undefined : (stored?.get(owner) as ResponseRecord | undefined);
-  const item = record && [...record.input, ...outputOf(record)].find((candidate) => candidate['id'] === id);
-  if (!item) throw itemNotFound(id, `${path}.id`);
-  return item;
+/**
+ * The items of the stored responses a body refers to, by id: each record indexed once, so
+ * resolving is linear in the references and the items. An item referenced twice is refused, as
+ * OpenAI refuses it, rather than copied: references are small and stored items large.
+ */
+class ReferenceIndex {
+  private readonly byRecord = new Map<string, Map<unknown, JsonObject>>();
+  private readonly used = new Set<string>();
+
+  constructor(private readonly stored: ReadonlyMap<string, StoredRecord> | undefined) {}
+
+  resolve(reference: JsonObject, path: string): JsonObject {
+    const id = isString(reference['id']) ? reference['id'] : '';
+    const owner = responseIdOfItem(id);
+    const item = owner === undefined ? undefined : this.itemsOf(owner)?.get(id);
+    if (!item) throw itemNotFound(id, `${path}.id`);
+    if (this.used.has(id)) throw GatewayError.invalidRequest(`Duplicate item found with id ${id}. Remove the duplicate items from your input and try again.`, `${path}.id`);
+    this.used.add(id);
+    return item;
+  }
+
+  private itemsOf(owner: string): Map<unknown, JsonObject> | undefined {
+    let items = this.byRecord.get(owner);
+    if (items) return items;
+    const record = this.stored?.get(owner) as ResponseRecord | undefined;
+    if (!record) return undefined;
+    items = new Map();
+    for (const candidate of [...record.input, ...outputOf(record)]) if (!items.has(candidate['id'])) items.set(candidate['id'], candidate);
+    this.byRecord.set(owner, items);
+    return items;
+  }
 }
 
 function outputOf(record: ResponseRecord): JsonObject[] {
