@@ -36,12 +36,23 @@ function isContent(w: string): boolean {
   return /[\p{L}\p{N}]/u.test(w);
 }
 
+/** The words the classifier reads of a long prompt: the first 100 and the last 300 (instruction and question). */
+const HEAD_WORDS = 100;
+const TAIL_WORDS = 300;
+
 /** Hashes of the content words of a text's focus and of their adjacent pairs (pair = hash of "w1 w2"). */
 export function contentHashes(text: string): number[] {
   if (contentMemo && contentMemo.text === text) return contentMemo.hashes;
+  const all = words(focusText(text));
   const hashes: number[] = [];
   let prev = -1;
-  for (const w of words(focusText(text))) {
+  const tail = Math.max(HEAD_WORDS, all.length - TAIL_WORDS);
+  for (let i = 0; i < all.length; i++) {
+    if (i === HEAD_WORDS && tail > HEAD_WORDS) {
+      i = tail;
+      prev = -1;
+    }
+    const w = all[i] as string;
     if (STOP_WORDS.has(w) || !isContent(w)) continue;
     const h = fnv1a(w);
     hashes.push(h);

@@ -27,8 +27,8 @@ interface Phrase {
 export interface CompiledCues {
   /** Phrases by the exact text of their first token. */
   byFirst: Map<string, Phrase[]>;
-  /** Phrases whose first token is a prefix (or a number class), by its first three characters ('#' for numbers). */
-  byPrefix: Map<string, Phrase[]>;
+  /** Phrases whose first token is a prefix (or a number class), by its first three characters (`NUMBER_KEY` for numbers). */
+  byPrefix: Map<number, Phrase[]>;
   cues: number;
 }
 
@@ -39,7 +39,18 @@ function parseToken(raw: string): Token {
   return { alternatives, optional };
 }
 
-const isNumber = (w: string): boolean => w.length > 0 && w.charCodeAt(0) >= 48 && w.charCodeAt(0) <= 57 && /^\d+$/.test(w);
+function isNumber(w: string): boolean {
+  if (w.length === 0) return false;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** The key of a word's first three characters (numeric: no string is built per word). */
+const prefixKey = (w: string): number => (w.charCodeAt(0) * 65536 + w.charCodeAt(1)) * 65536 + w.charCodeAt(2);
+const NUMBER_KEY = -1;
 
 function matchesAlternative(a: Alternative, word: string): boolean {
   if (a.text === '#') return isNumber(word);
@@ -52,8 +63,8 @@ const matches = (t: Token, word: string | undefined): boolean => word !== undefi
 /** Compiles cue lists (one list of phrases per cue) into lookup tables, once. */
 export function compileCues(lists: readonly (readonly string[])[]): CompiledCues {
   const byFirst = new Map<string, Phrase[]>();
-  const byPrefix = new Map<string, Phrase[]>();
-  const add = (map: Map<string, Phrase[]>, key: string, phrase: Phrase): void => {
+  const byPrefix = new Map<number, Phrase[]>();
+  const add = <K>(map: Map<K, Phrase[]>, key: K, phrase: Phrase): void => {
     const list = map.get(key) ?? [];
     if (!list.includes(phrase)) list.push(phrase);
     map.set(key, list);
@@ -64,9 +75,11 @@ export function compileCues(lists: readonly (readonly string[])[]): CompiledCues
       const first = phrase.tokens[0];
       if (!first || first.optional) throw new Error(`cue phrase '${spec}' must start with a required token`);
       for (const a of first.alternatives) {
-        if (a.text === '#' || a.text === '###') add(byPrefix, '#', phrase);
-        else if (a.prefix) add(byPrefix, a.text.slice(0, 3), phrase);
-        else add(byFirst, a.text, phrase);
+        if (a.text === '#' || a.text === '###') add(byPrefix, NUMBER_KEY, phrase);
+        else if (a.prefix) {
+          if (a.text.length < 3) throw new Error(`cue phrase '${spec}': a prefix needs at least three characters`);
+          add(byPrefix, prefixKey(a.text), phrase);
+        } else add(byFirst, a.text, phrase);
       }
     }
   });
@@ -96,13 +109,22 @@ function countFrom(list: Phrase[] | undefined, words: readonly string[], at: num
   return seen;
 }
 
-/** How many times each cue occurs in the words (at most once per starting word). */
-export function countCues(compiled: CompiledCues, words: readonly string[]): number[] {
-  const counts = new Array<number>(compiled.cues).fill(0);
-  for (let i = 0; i < words.length; i++) {
+/**
+ * How many times each cue occurs in the words (at most once per starting word); only phrases
+ * starting in [from, to) are counted.
+ */
+export function countCues(compiled: CompiledCues, words: readonly string[], from = 0, to = words.length, counts = new Array<number>(compiled.cues).fill(0)): number[] {
+  for (let i = Math.max(0, from); i < Math.min(to, words.length); i++) {
     const word = words[i] as string;
     const seen = countFrom(compiled.byFirst.get(word), words, i, counts, 0);
-    countFrom(compiled.byPrefix.get(isNumber(word) ? '#' : word.slice(0, 3)), words, i, counts, seen);
+    const number = isNumber(word);
+    if (number || word.length >= 3) countFrom(compiled.byPrefix.get(number ? NUMBER_KEY : prefixKey(word)), words, i, counts, seen);
   }
   return counts;
+}
+
+/** Counts over the first `head` and the last `tail` words only: the instruction and the question of a long prompt. */
+export function countCuesHeadTail(compiled: CompiledCues, words: readonly string[], head: number, tail: number): number[] {
+  if (words.length <= head + tail) return countCues(compiled, words);
+  return countCues(compiled, words, words.length - tail, words.length, countCues(compiled, words, 0, head));
 }

@@ -12,7 +12,7 @@
  * each with a fixed weight, so every decision can say which cues moved it. Like the other
  * detectors it reads at most the first 400 and last 1,600 characters.
  */
-import { compileCues, countCues } from './cue-phrases';
+import { compileCues, countCuesHeadTail } from './cue-phrases';
 import { detectorWindow } from './detectors';
 import { focusText, words } from './text-features';
 
@@ -137,8 +137,13 @@ const HARD_CUES: Cue[] = [
   },
 ];
 
-const BRIEF = compileCues([['one sentence|word', 'one -? liner', 'a single word|sentence|line', 'briefly', 'in short', 'short answer', 'yes or no', 'two line|lines']]);
-const CUES = compileCues(HARD_CUES.map((c) => c.phrases));
+const BRIEF = ['one sentence|word', 'one -? liner', 'a single word|sentence|line', 'briefly', 'in short', 'short answer', 'yes or no', 'two line|lines'];
+/** Every cue list in one table, so the words are read once; the brief-answer list is the last. */
+const CUES = compileCues([...HARD_CUES.map((c) => c.phrases), BRIEF]);
+const BRIEF_INDEX = HARD_CUES.length;
+/** Cues are read in the first 100 and the last 300 words (the instruction and the question of a long prompt). */
+const CUE_HEAD_WORDS = 100;
+const CUE_TAIL_WORDS = 300;
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
@@ -160,7 +165,7 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   const text = detectorWindow(input.text);
   // One pass over the words the classifier and the quality model split the prompt into.
   const tokens = words(focusText(input.text));
-  const found = countCues(CUES, tokens);
+  const found = countCuesHeadTail(CUES, tokens, CUE_HEAD_WORDS, CUE_TAIL_WORDS);
   const cues: string[] = [];
   let d = BASE;
   const add = (name: string, w: number): void => {
@@ -193,7 +198,7 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   if (hard < 0.6 && codeLines < 6) {
     if (wordCount <= 40 && SIMPLE_TASK.test(input.text)) add('one-step task', -1.3);
     else if (wordCount <= 25 && SIMPLE_QUESTION.test(input.text)) add('simple question', -1.3);
-    if ((countCues(BRIEF, tokens)[0] as number) > 0) add('brief answer', -0.5);
+    if ((found[BRIEF_INDEX] as number) > 0) add('brief answer', -0.5);
   }
   return { value: round2(d), cues };
 }
