@@ -66,6 +66,20 @@ function meanOf(profile: ModelProfile): number {
  * is the operator's word about their deployment), then the shipped profile; null when neither.
  */
 export function figureFor(id: string, category: string | undefined, prior?: DeclaredPrior, table: ProfileTable = PROFILES): Figure | null {
+  // Decided on every request for every candidate: the figures (and their source strings) are built once.
+  const memo = prior ? (priorFigures.get(prior) ?? priorFigures.set(prior, new Map()).get(prior)!) : table === PROFILES ? profileFigures : undefined;
+  const key = prior ? (category ?? '') : `${id}\u0000${category ?? ''}`;
+  const hit = memo?.get(key);
+  if (hit !== undefined) return hit;
+  const figure = figureOf(id, category, prior, table);
+  if (memo && memo.size < 10_000) memo.set(key, figure);
+  return figure;
+}
+
+const profileFigures = new Map<string, Figure | null>();
+const priorFigures = new WeakMap<DeclaredPrior, Map<string, Figure | null>>();
+
+function figureOf(id: string, category: string | undefined, prior: DeclaredPrior | undefined, table: ProfileTable): Figure | null {
   if (prior) {
     const own = category !== undefined ? prior.quality[category] : undefined;
     return own !== undefined

@@ -3,7 +3,7 @@ import { GatewayError, type CanonicalRequest, type EmbeddingRequest } from '@ros
 import { estimatePromptTokens } from '@rosetta/limits';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from '@rosetta/providers';
-import type { Candidate as RouterCandidate, RouteDecision } from '@rosetta/mixture';
+import type { Candidate as RouterCandidate, DeclaredPrior, RouteDecision } from '@rosetta/mixture';
 import { ENDPOINT_HEALTH, RegistryService, type EndpointHealthPort, type RegistryModel } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
 import { applyFilters, EMBEDDING_FILTERS, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
@@ -136,7 +136,7 @@ export class RoutingService {
   /** The router's candidate: a model with the prices of its cheapest eligible endpoint, and its declared prior. */
   private candidate(m: { model: RegistryModel; kept: Candidate[] }): RouterCandidate {
     const cheapest = [...m.kept].sort((a, b) => price(a) - price(b))[0]!;
-    const prior = m.model.routerPrior ? { quality: m.model.routerPrior.quality, source: PRIOR_SOURCES[m.model.routerPrior.source] } : undefined;
+    const prior = m.model.routerPrior ? declaredPrior(m.model.routerPrior) : undefined;
     return { id: m.model.id, promptPrice: Number(cheapest.endpoint.pricing.prompt), completionPrice: Number(cheapest.endpoint.pricing.completion), ...(prior ? { prior } : {}) };
   }
 
@@ -197,6 +197,15 @@ export class RoutingService {
 
 /** Where a declared prior came from, as the decision explains it. */
 const PRIOR_SOURCES = { catalog: 'catalog', file: 'providers file', admin: 'admin API' } as const;
+
+const declaredPriors = new WeakMap<NonNullable<RegistryModel['routerPrior']>, DeclaredPrior>();
+
+/** The router's form of a registry prior, one object per registry snapshot (the router memoises by it). */
+function declaredPrior(prior: NonNullable<RegistryModel['routerPrior']>): DeclaredPrior {
+  let declared = declaredPriors.get(prior);
+  if (!declared) declaredPriors.set(prior, (declared = { quality: prior.quality, source: PRIOR_SOURCES[prior.source] }));
+  return declared;
+}
 
 /** rosetta/auto's own exclusion, shown in POST /v1/route's `filters` like the endpoint filters. */
 const NO_ROUTER_BASIS: EndpointFilter = {
