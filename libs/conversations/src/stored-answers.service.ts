@@ -12,6 +12,8 @@ const PURGE_BATCH = 5_000;
  * that stops answering (a dropped connection) would otherwise hold the request until TCP gives up.
  */
 export const STORAGE_TIMEOUT_MS = 5_000;
+/** Most answers one request may load (a conversation's turns and the answers it refers to). */
+export const MAX_LOADED_ANSWERS = 10_000;
 
 /**
  * Answers kept server-side for their key (the Responses API's `store`), for the retention the
@@ -22,6 +24,8 @@ export const STORAGE_TIMEOUT_MS = 5_000;
 export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private readonly retentionMs: number;
+  /** Most bytes of stored answers one request may load: four request bodies' worth. */
+  private readonly maxLoadBytes: number;
 
   constructor(
     private readonly repository: StoredAnswerRepository,
@@ -29,6 +33,7 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {
     this.retentionMs = config.responsesRetentionDays * DAY_MS;
+    this.maxLoadBytes = 4 * config.bodyLimitBytes;
   }
 
   onModuleInit(): void {
@@ -40,10 +45,25 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** The caller's answers among `ids` (others' and expired ones are simply absent). */
-  async load(ids: readonly string[], apiKeyId: string): Promise<Map<string, StoredRecord>> {
+  /**
+   * The caller's answers among `ids` and every answer they continue (others' and expired ones are
+   * simply absent). What a request loads is bounded before it is loaded: a conversation larger
+   * than four request bodies, or of more than MAX_LOADED_ANSWERS turns, is a 400 naming the field
+   * that continues it (`param`), never a request that holds gigabytes.
+   */
+  async load(ids: readonly string[], apiKeyId: string, param: string): Promise<Map<string, StoredRecord>> {
     if (ids.length === 0) return new Map();
-    return this.reading(() => this.repository.findOwned(ids, apiKeyId));
+    return this.reading(async () => {
+      const chain = await this.repository.chainSizes(ids, apiKeyId, MAX_LOADED_ANSWERS + 1);
+      const bytes = chain.reduce((sum, answer) => sum + Number(answer.bytes), 0);
+      if (chain.length > MAX_LOADED_ANSWERS || bytes > this.maxLoadBytes) {
+        throw GatewayError.invalidRequest(
+          `The stored conversation continued here is too large to load (more than ${chain.length > MAX_LOADED_ANSWERS ? `${MAX_LOADED_ANSWERS} answers` : `${Math.floor(this.maxLoadBytes / 1024 ** 2)} MB`}); start a new one, or send its items in 'input'.`,
+          param,
+        );
+      }
+      return this.repository.findOwned(chain.map((answer) => answer.id), apiKeyId);
+    });
   }
 
   async get(id: string, apiKeyId: string, noun: string): Promise<StoredRecord> {
@@ -73,6 +93,7 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
     try {
       return await withinTimeout(query());
     } catch (error) {
+      if (error instanceof GatewayError) throw error;
       this.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'could not read stored answers');
       throw new GatewayError('overloaded_error', 'Stored answers cannot be read right now; try again shortly.', { retryable: true, retryAfterMs: 1_000 });
     }

@@ -91,7 +91,7 @@ describe('OpenAIResponsesStreamEncoder', () => {
     const enc = encoder(true);
     const events: StreamEvent[] = [
       START,
-      { type: 'thinking-start', index: 0, id: 'rs_up' },
+      { type: 'thinking-start', index: 0 },
       { type: 'thinking-end', index: 0, signature: { protocol: 'openai-responses', value: '{"id":"rs_up","encrypted_content":"gAAAAB"}' } },
       { type: 'tool-call-start', index: 1, id: 'call_g', name: 'f', signature: { protocol: 'gemini', value: 'gsig' } },
       { type: 'tool-call-end', index: 1 },
@@ -157,7 +157,7 @@ describe('OpenAIResponsesStreamEncoder', () => {
     const enc = encoder(true);
     const events: StreamEvent[] = [
       START,
-      { type: 'thinking-start', index: 0, id: 'rs_up' },
+      { type: 'thinking-start', index: 0 },
       { type: 'thinking-delta', index: 0, text: 'plan' },
       { type: 'thinking-end', index: 0, signature: { protocol: 'openai-responses', value: '{"id":"rs_up","encrypted_content":"gAAAAB"}' } },
       { type: 'text-start', index: 1 },
@@ -177,7 +177,6 @@ describe('OpenAIResponsesStreamEncoder', () => {
     // The same events, but for the reasoning's id: the client saw (and sends back) the gateway's.
     const ours = `rs_${SUFFIX}_0`;
     const expected = events.slice(1).map((event) => {
-      if (event.type === 'thinking-start') return { ...event, id: ours };
       if (event.type === 'thinking-end') return { ...event, signature: { protocol: 'openai-responses', value: JSON.stringify({ id: ours, encrypted_content: 'gAAAAB' }) } };
       return event;
     });

@@ -79,7 +79,7 @@ describe('openAIResponsesDialect with stored answers', () => {
     const framing = exchange.streamFraming('rosetta/gpt-5');
     const events: StreamEvent[] = [
       { type: 'start', id: 'up_1', model: 'gpt-5', created: 1 },
-      { type: 'thinking-start', index: 0, id: OPENAI_REASONING_ID },
+      { type: 'thinking-start', index: 0 },
       { type: 'thinking-delta', index: 0, text: 'Think first.' },
       { type: 'thinking-end', index: 0, signature: openAIThinking.signature },
       { type: 'text-start', index: 1 },

@@ -1,15 +1,19 @@
 import { GatewayError } from '@rosetta/canonical';
 import { inputItemsPage, MAX_REFERENCES, rebuildConversation, references, type ResponseRecord } from './responses-conversation';
 
+const FIRST = 'resp_cccccccccccccccccccccccccccccccc';
 const PREV = 'resp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const NEXT = 'resp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 const item = (id: string, text: string) => ({ id, type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+const first: ResponseRecord = { input: [item('msg_old', 'before')], response: { id: FIRST, previous_response_id: null, output: [] } };
 const record: ResponseRecord = {
-  history: [item('msg_old', 'before')],
   input: [item(`msg_${PREV.slice(5)}_i0`, 'question')],
-  response: { id: PREV, output: [{ id: `msg_${PREV.slice(5)}_0`, type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'answer' }] }] },
+  response: { id: PREV, previous_response_id: FIRST, output: [{ id: `msg_${PREV.slice(5)}_0`, type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'answer' }] }] },
 };
-const stored = new Map([[PREV, record]]);
+const stored = new Map([
+  [FIRST, first],
+  [PREV, record],
+]);
 
 function refusal(run: () => unknown): { message: string; param?: string } {
   try {
@@ -28,14 +32,19 @@ describe('Responses conversation state', () => {
     expect(refusal(() => references({ input: many }))).toEqual({ message: `A request may refer to at most ${MAX_REFERENCES} stored responses; this one refers to ${MAX_REFERENCES + 1}.`, param: 'input' });
   });
 
-  it('rebuilds the whole conversation: history, the input and output before, then the new input with references resolved', () => {
+  it('rebuilds the whole conversation: its chain of turns oldest first, then the new input with references resolved', () => {
     const conversation = rebuildConversation({ previous_response_id: PREV, input: [{ type: 'item_reference', id: `msg_${PREV.slice(5)}_0` }, { role: 'user', content: 'more' }] }, stored, NEXT);
-    expect(conversation.history).toEqual([...record.history, ...record.input, ...(record.response['output'] as unknown[])]);
+    expect(conversation.history).toEqual([...first.input, ...record.input, ...(record.response['output'] as unknown[])]);
     expect(conversation.own).toEqual([(record.response['output'] as unknown[])[0], { role: 'user', content: 'more', type: 'message', id: `msg_${NEXT.slice(5)}_i1` }]);
   });
 
   it('refuses what is not stored for this key, naming the field', () => {
     expect(refusal(() => rebuildConversation({ previous_response_id: NEXT, input: 'x' }, stored, PREV))).toEqual({ message: `Previous response with id '${NEXT}' not found.`, param: 'previous_response_id' });
+    // A turn further up the chain deleted or expired: the conversation cannot be rebuilt whole.
+    expect(refusal(() => rebuildConversation({ previous_response_id: PREV, input: 'x' }, new Map([[PREV, record]]), NEXT))).toEqual({
+      message: `Previous response with id '${FIRST}' (earlier in the conversation it continues) not found.`,
+      param: 'previous_response_id',
+    });
     expect(refusal(() => rebuildConversation({ input: [{ type: 'item_reference', id: `msg_${NEXT.slice(5)}_0` }] }, stored, PREV))).toEqual({ message: `Item with id 'msg_${NEXT.slice(5)}_0' not found.`, param: 'input[0].id' });
     expect(refusal(() => rebuildConversation({ input: 7 }, stored, PREV))).toEqual({ message: "Invalid type for 'input': expected a string or an array.", param: 'input' });
   });

@@ -9,17 +9,21 @@ import { isRecord, isString, type JsonObject } from '@rosetta/protocols/common';
 import { itemNotFound } from './convert-openai-responses-input';
 import { itemId, responseIdOfItem, type ItemPrefix } from './responses-ids';
 
-/** Distinct stored responses one body may refer to: bounded work before the upstream call. */
-export const MAX_REFERENCES = 64;
+/**
+ * Distinct stored responses one body may refer to (the AI SDK refers to every earlier answer of a
+ * chat); what they weigh is bounded by the gateway before it loads them.
+ */
+export const MAX_REFERENCES = 1_000;
 
-/** The record kept for one response. */
+/**
+ * The record kept for one response: its own turn only. The conversation before it is the chain
+ * of records its `previous_response_id` names, stored once each (the gateway loads the chain).
+ */
 export interface ResponseRecord extends StoredRecord {
   /** The response object as finished, encrypted reasoning included. */
   response: JsonObject;
   /** This request's own input items, with ids. */
   input: JsonObject[];
-  /** The conversation before this request (from `previous_response_id`). */
-  history: JsonObject[];
 }
 
 export function references(body: unknown): string[] {
@@ -46,13 +50,22 @@ export interface Conversation {
 /** The conversation a body continues, from the stored records it refers to (those the caller owns). */
 export function rebuildConversation(body: JsonObject, stored: ReadonlyMap<string, StoredRecord> | undefined, responseId: string): Conversation {
   const previous = isString(body['previous_response_id']) ? body['previous_response_id'] : undefined;
-  let history: JsonObject[] = [];
-  if (previous !== undefined) {
-    const record = stored?.get(previous) as ResponseRecord | undefined;
-    if (!record) throw GatewayError.invalidRequest(`Previous response with id '${previous}' not found.`, 'previous_response_id');
-    history = [...record.history, ...record.input, ...outputOf(record)];
+  return { history: previous === undefined ? [] : history(previous, stored), own: ownItems(body['input'], stored, responseId) };
+}
+
+/** Every turn up to and including `previous`, oldest first, from its chain of stored records. */
+function history(previous: string, stored: ReadonlyMap<string, StoredRecord> | undefined): JsonObject[] {
+  const turns: ResponseRecord[] = [];
+  for (let id: unknown = previous; isString(id); ) {
+    const record = stored?.get(id) as ResponseRecord | undefined;
+    if (!record) {
+      const where = id === previous ? '' : ' (earlier in the conversation it continues)';
+      throw GatewayError.invalidRequest(`Previous response with id '${id}'${where} not found.`, 'previous_response_id');
+    }
+    turns.push(record);
+    id = record.response['previous_response_id'];
   }
-  return { history, own: ownItems(body['input'], stored, responseId) };
+  return turns.reverse().flatMap((record) => [...record.input, ...outputOf(record)]);
 }
 
 function ownItems(input: unknown, stored: ReadonlyMap<string, StoredRecord> | undefined, responseId: string): JsonObject[] {
