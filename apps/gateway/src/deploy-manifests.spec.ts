@@ -69,11 +69,13 @@ describe('docker compose --profile demo', () => {
   it('routes every built-in provider to it with no provider key, and to the real APIs as soon as one is set', () => {
     const demo = loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081' });
     expect(demo.simulatorMode).toBe(true);
-    expect(demo.providers.map((p) => p.baseUrl)).toEqual(['http://simulator:8081/v1', 'http://simulator:8081', 'http://simulator:8081']);
+    const urls = (config: typeof demo) => Object.fromEntries(config.providers.map((p) => [p.slug, p.baseUrl]));
+    // OpenAI's Responses API (gpt-5-codex) is the same account and base URL as its chat completions.
+    expect(urls(demo)).toEqual({ openai: 'http://simulator:8081/v1', 'openai-responses': 'http://simulator:8081/v1', anthropic: 'http://simulator:8081', gemini: 'http://simulator:8081' });
     expect(demo.providers.every((p) => p.apiKey)).toBe(true);
     const real = loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081', OPENAI_API_KEY: 'sk-real' });
     expect(real.simulatorMode).toBe(false);
-    expect(real.providers.map((p) => p.baseUrl)).toEqual(['https://api.openai.com/v1', 'https://api.anthropic.com', 'https://generativelanguage.googleapis.com']);
+    expect(urls(real)).toEqual({ openai: 'https://api.openai.com/v1', 'openai-responses': 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' });
   });
 });
 

@@ -21,7 +21,7 @@ export interface UpstreamTimeouts {
 }
 
 export interface BuiltinProviderConfig {
-  slug: 'openai' | 'anthropic' | 'gemini';
+  slug: 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
   apiKey?: string;
   baseUrl: string;
 }
@@ -170,11 +170,14 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     providers: demo
       ? [
           { slug: 'openai', apiKey: 'simulator-openai-key', baseUrl: `${demo}/v1` },
+          { slug: 'openai-responses', apiKey: 'simulator-openai-key', baseUrl: `${demo}/v1` },
           { slug: 'anthropic', apiKey: 'simulator-anthropic-key', baseUrl: demo },
           { slug: 'gemini', apiKey: 'simulator-gemini-key', baseUrl: demo },
         ]
       : [
           { slug: 'openai', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
+          // The same account's Responses API, for the models OpenAI serves only there (gpt-5-codex).
+          { slug: 'openai-responses', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
           { slug: 'anthropic', apiKey: str(env, 'ANTHROPIC_API_KEY'), baseUrl: url(env, 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com')! },
           { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
         ],
