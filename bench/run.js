@@ -17,7 +17,7 @@
 //   interleaved with the others at every point; the report puts it beside Rosetta (before/after).
 // BENCH_KEY=enterprise|limited|budget: the key both Rosettas are called with (default enterprise:
 //   unlimited; limited: finite never-reached RPM/TPM; budget: limited plus a key and a team dollar
-//   budget, never reached; a baseline without budgets gets `limited`). See lib/stack.js setupKey.
+//   budget, never reached; a baseline without budgets gets `limited`). See lib/keys.js setupKey.
 // BENCH_BASELINE_KEY: the baseline's key instead (e.g. BENCH_BASELINE=HEAD BENCH_KEY=budget
 //   BENCH_BASELINE_KEY=limited: what budgets cost on the same code, in one run).
 // BENCH_REF=<git ref>: run `rosetta` from that commit (a temporary worktree, like the baseline)

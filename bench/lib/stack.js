@@ -34,7 +34,7 @@ async function startSimulator({ latencyMs }) {
 /**
  * Rosetta from dist/, as in production; `nodeArgs` e.g. ['--cpu-prof', ...] for profiling. `root`
  * is the checkout it runs from (default this one; the baseline's worktree for `rosetta-baseline`),
- * also its working directory. `keyKind` chooses the key (see `setupKey`); `keyFields` adds fields
+ * also its working directory. `keyKind` chooses the key (see `setupKey` in keys.js); `keyFields` adds fields
  * to it (e.g. {rpm, tpm}, bench/profile.js). `env` adds variables (BENCH_OTEL's tracing).
  */
 async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyKind = 'enterprise', keyFields = {}, root = ROOT, name = 'rosetta', env: extraEnv = {} }) {
