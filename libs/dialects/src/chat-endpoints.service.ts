@@ -7,8 +7,8 @@ import type { GatewayHttpRequest, GatewayHttpResponse } from './common/http-type
 import { serveChat } from './common/serve-chat';
 
 /**
- * Chat and token counting for every dialect: the dialect's descriptor decodes (validate, then
- * convert to the canonical request) and encodes; the gateway plans, calls and answers. No
+ * Chat and token counting for every dialect: the dialect's descriptor decodes (checks the body
+ * and converts it to the canonical request, in one pass) and encodes; the gateway plans, calls and answers. No
  * protocol knowledge here.
  */
 @Injectable()

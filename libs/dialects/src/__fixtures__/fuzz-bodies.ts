@@ -125,7 +125,7 @@ export type Mutation =
   | { op: 'delete' | 'wrap'; at: number };
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  // Same type, hostile content: what gets past validation into the converters.
+  // Same type, hostile content: what gets past the type checks into the conversion.
   { weight: 4, arbitrary: fc.record({ op: fc.constant('perturb' as const), at: fc.nat(), text: oddString, number: fc.oneof(edgeNumber, fc.double({ noNaN: true })) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('replace' as const), at: fc.nat(), with: hostile }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...VOCABULARY), fc.string({ maxLength: 8 })), with: hostile }) },

@@ -1,7 +1,6 @@
 import { headerOf, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { renderAnthropicMessagesError } from './anthropic-messages-error';
 import { AnthropicMessagesStreamEncoder } from './anthropic-messages-stream-encoder';
-import { validateAnthropicCountTokensRequest, validateAnthropicMessagesRequest } from './anthropic-messages.validate';
 import { convertAnthropicMessagesRequest } from './convert-anthropic-messages-request';
 import { convertToAnthropicMessagesResponse } from './convert-to-anthropic-messages-response';
 
@@ -25,8 +24,7 @@ export const anthropicMessagesDialect: ClientDialect = {
   credential: {},
   renderError: renderAnthropicMessagesError,
   decodeChat(input) {
-    const body = validateAnthropicMessagesRequest(withDefaultModel(input.body, input.defaultModel));
-    const { value: request, warnings } = convertAnthropicMessagesRequest({ body });
+    const { value: request, warnings } = convertAnthropicMessagesRequest({ body: withDefaultModel(input.body, input.defaultModel) });
     // Both headers reach Anthropic upstreams (the upstream descriptor forwards them).
     const forwarded: Record<string, string> = { 'anthropic-version': headerOf(input, 'anthropic-version') ?? DEFAULT_VERSION };
     const beta = headerOf(input, 'anthropic-beta');
@@ -43,11 +41,11 @@ export const anthropicMessagesDialect: ClientDialect = {
       },
     };
   },
-  decodeForRouting: (body) => convertAnthropicMessagesRequest({ body: { max_tokens: 1024, ...body } }).value,
+  // Explaining a route needs no output cap: without one, a typical 1,024 is assumed.
+  decodeForRouting: (body) => convertAnthropicMessagesRequest({ body: { max_tokens: 1024, ...body }, countTokens: true }).value,
   recognises: (_body, headers) => headers['anthropic-version'] !== undefined,
   decodeCountTokens(input) {
-    const body = { max_tokens: 1, ...validateAnthropicCountTokensRequest(input.body) };
-    const { value: request } = convertAnthropicMessagesRequest({ body });
+    const { value: request } = convertAnthropicMessagesRequest({ body: input.body, countTokens: true });
     return { request, encode: (tokens) => ({ input_tokens: tokens }) };
   },
 };

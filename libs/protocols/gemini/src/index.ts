@@ -13,5 +13,5 @@ export { parseGeminiJsonArray } from './parse-gemini-json-array';
 export { geminiRpcStatus, parseGeminiErrorBody, renderGeminiError, type GeminiErrorBody } from './gemini-error';
 export { geminiUpstream } from './gemini.upstream';
 export { geminiDialect } from './gemini.dialect';
-export * from './gemini.validate';
+export * from './gemini-alt';
 export * from './gemini-model-path';

@@ -15,4 +15,3 @@ export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBo
 export * from './reasoning-details';
 export { openAIChatUpstream } from './openai-chat.upstream';
 export { openAIChatDialect } from './openai-chat.dialect';
-export * from './openai-chat.validate';
