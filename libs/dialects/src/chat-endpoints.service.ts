@@ -39,6 +39,6 @@ export class ChatEndpoints {
   }
 
   private input(req: GatewayHttpRequest, path: { model?: string; stream?: boolean }): ChatInput {
-    return { body: req.body, query: req.query, headers: req.headers, requestId: req.id, model: path.model, stream: path.stream, defaultModel: this.autoModel, estimatePromptTokens };
+    return { body: req.body, query: req.query, headers: req.headers, requestId: req.id, model: path.model, stream: path.stream, defaultModel: this.autoModel };
   }
 }

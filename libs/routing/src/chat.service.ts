@@ -6,7 +6,7 @@ import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
 import { ExecutorService } from './executor.service';
-import type { CallContext, CompletionOutcome, StreamOutcome } from './outcome';
+import type { CallContext, ChatStream, CompletionOutcome } from './outcome';
 import { RoutingService } from './routing.service';
 
 /**
@@ -63,7 +63,7 @@ export class ChatService {
     }
   }
 
-  async stream(request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
+  async stream(request: CanonicalRequest, ctx: CallContext): Promise<ChatStream> {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
@@ -73,7 +73,7 @@ export class ChatService {
       const outcome = await this.executor.stream(plan, request, ctx);
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
-      return { ...outcome, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx }) };
+      return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx }) };
     } catch (error) {
       void reservation?.settle(0);
       throw error;

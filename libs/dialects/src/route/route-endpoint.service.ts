@@ -38,5 +38,5 @@ function decode(dialect: ClientDialect, body: Record<string, unknown>, req: Gate
   // Named in the body whatever the dialect (a Gemini body's model is in its path elsewhere).
   const model = requireString(body, 'model');
   if (dialect.decodeForRouting) return dialect.decodeForRouting(body, model);
-  return dialect.decodeChat({ body, query: {}, headers: req.headers, requestId: req.id, model, defaultModel: model, estimatePromptTokens: () => 0 }).request;
+  return dialect.decodeChat({ body, query: {}, headers: req.headers, requestId: req.id, model, defaultModel: model }).request;
 }

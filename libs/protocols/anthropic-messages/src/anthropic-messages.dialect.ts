@@ -35,8 +35,8 @@ export const anthropicMessagesDialect: ClientDialect = {
       warnings,
       headers: { 'request-id': input.requestId },
       encodeResponse: (response) => convertToAnthropicMessagesResponse({ response }),
-      streamFraming: (model) => {
-        const encoder = new AnthropicMessagesStreamEncoder({ id: `msg_${input.requestId.replace(/^req_/, '')}`, model, inputTokensHint: input.estimatePromptTokens(request) });
+      streamFraming: (model, promptTokens) => {
+        const encoder = new AnthropicMessagesStreamEncoder({ id: `msg_${input.requestId.replace(/^req_/, '')}`, model, inputTokensHint: promptTokens });
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
       },
     };

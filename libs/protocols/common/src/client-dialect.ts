@@ -27,8 +27,6 @@ export interface ChatInput {
   stream?: boolean;
   /** The model a body that names none gets (rosetta/auto). */
   defaultModel: string;
-  /** The gateway's prompt-token estimate, for dialects whose streams announce it up front. */
-  estimatePromptTokens(request: CanonicalRequest): number;
 }
 
 /** What a model list shows of a model, whatever the dialect's shape. */
@@ -48,8 +46,11 @@ export interface ChatExchange {
   /** Response headers the dialect's SDKs expect (Anthropic's `request-id`). */
   headers?: Record<string, string>;
   encodeResponse(response: CanonicalResponse): unknown;
-  /** The stream's framing, once the served model is known. */
-  streamFraming(servedModel: string): StreamFraming;
+  /**
+   * The stream's framing, once the served model is known; `promptTokens` is the gateway's estimate
+   * of the prompt (the one limits and routing used), for dialects whose streams announce it up front.
+   */
+  streamFraming(servedModel: string, promptTokens: number): StreamFraming;
 }
 
 /** One client-facing route of a dialect, by what it does (the data plane has one handler per operation). */
