@@ -40,14 +40,18 @@ function model(id: number, name: string, endpoints: EndpointRecord[]): ModelReco
   return { id, name, displayName: name, author: 'test', description: '', distillable: false, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
 }
 
-/** A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real router. */
-async function setup() {
+/**
+ * A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real
+ * router. `toolless`: alpha's and gamma's endpoints take no tools.
+ */
+async function setup({ toolless = false }: { toolless?: boolean } = {}) {
   const config = loadConfig({});
   const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic')];
+  const tools = { supportsTools: !toolless };
   const models = [
     model(1, 'auto', []),
-    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7), endpoint('beta', 'small-b', 2e-7)]),
-    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000 })]),
+    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7, tools), endpoint('beta', 'small-b', 2e-7)]),
+    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000, ...tools })]),
     model(4, 'tiny-window', [endpoint('alpha', 'tiny', 1e-8, { contextLength: 100 })]),
   ];
   const repository = { load: async () => ({ providers, models }) } as unknown as RegistryRepository;
@@ -116,5 +120,40 @@ describe('RoutingService', () => {
     const { routing } = await setup();
     const plan = routing.plan(request('rosetta/small', { maxOutputTokens: 5_000 }, { models: ['rosetta/large'] }));
     expect(plan.attempts.map((a) => a.target.outputTokenCap)).toEqual([2_000, 2_000, undefined]);
+  });
+
+  it('refuses a model outside the namespace (400) and an unknown one (404), naming the field', async () => {
+    const { routing } = await setup();
+    expect(() => routing.plan(request('gpt-4o'))).toThrow(
+      expect.objectContaining({ status: 400, param: 'model', message: "invalid model 'gpt-4o': only rosetta/* models are supported" }),
+    );
+    expect(() => routing.plan(request('rosetta/small', {}, { models: ['rosetta/nope'] }))).toThrow(
+      expect.objectContaining({ status: 404, type: 'model_registry_error', param: 'models[0]', message: "Model 'rosetta/nope' not found" }),
+    );
+  });
+
+  it('sorts by price, cheapest first, and drops ignored providers', async () => {
+    const { routing } = await setup();
+    expect(route(routing.plan(request('rosetta/small', {}, { sort: 'price' })).attempts)).toEqual(['rosetta/small@alpha', 'rosetta/small@beta']);
+    expect(route(routing.plan(request('rosetta/small', {}, { ignore: ['alpha'] })).attempts)).toEqual(['rosetta/small@beta']);
+  });
+
+  it('keeps only the listed providers without fallbacks, and is 503 when none of them is available', async () => {
+    const { routing, breaker } = await setup();
+    const prefs = { order: ['beta'], allowFallbacks: false };
+    expect(route(routing.plan(request('rosetta/small', {}, prefs)).attempts)).toEqual(['rosetta/small@beta']);
+    breaker.record('beta/small-b', true, clock.now);
+    expect(() => routing.plan(request('rosetta/small', {}, prefs))).toThrow(
+      expect.objectContaining({ status: 503, message: "No available provider for 'rosetta/small': none of the providers in provider_order is available and allow_fallbacks is false" }),
+    );
+  });
+
+  it('routes a request with tools only to endpoints that take tools, naming tools when none does', async () => {
+    const { routing } = await setup({ toolless: true });
+    const tools = { tools: [{ name: 'lookup', parameters: { type: 'object' } }] };
+    expect(route(routing.plan(request('rosetta/small', tools)).attempts)).toEqual(['rosetta/small@beta']);
+    expect(() => routing.plan(request('rosetta/large', tools))).toThrow(
+      expect.objectContaining({ status: 400, param: 'tools', message: "No endpoint of 'rosetta/large' satisfies tool support (the request has tools)" }),
+    );
   });
 });
