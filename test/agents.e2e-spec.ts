@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { RunningSimulator } from '../apps/simulator/src';
 import { createKey, type GatewayProcess } from './support/gateway-process';
 import { query } from './support/services';
-import { startStack, type Stack } from './support/stack';
+import { addResponsesUpstream, RESPONSES_MODEL, startStack, type Stack } from './support/stack';
 
 const run = promisify(execFile);
 const BIN = join(__dirname, '..', 'node_modules', '.bin');
@@ -33,6 +33,7 @@ describe('agentic coding tools through the gateway', () => {
   beforeAll(async () => {
     stack = await startStack();
     ({ sim, gateway } = stack);
+    await addResponsesUpstream(gateway, sim.url);
     // A Pro key, as the README's quick start recommends for agent tools: their long prompts and
     // max_tokens 32,000 must not meet a 429.
     ({ key, id: keyId } = await createKey(gateway, 'pro'));
@@ -121,6 +122,37 @@ describe('agentic coding tools through the gateway', () => {
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(content);
     expect(stdout).toContain('Tool results received: Successfully created and wrote to new file');
     expect(resultReached(protocol, content, 'Successfully created and wrote to new file')).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Codex CLI as the README configures it: a custom model provider on the gateway, wire_api "responses". */
+  const codexHome = (): string => {
+    const dir = join(home, '.codex');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'config.toml'),
+      ['model_provider = "rosetta"', '', '[model_providers.rosetta]', 'name = "Rosetta"', `base_url = "${gateway.url}/v1"`, 'env_key = "ROSETTA_KEY"', 'wire_api = "responses"', ''].join('\n'),
+    );
+    return dir;
+  };
+
+  it.each([...MODELS, ['openai-responses', RESPONSES_MODEL]] as const)('Codex CLI writes a file through a %s-protocol upstream', async (protocol, model) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rosetta-codex-'));
+    const content = `written by codex via ${model}`;
+    const command = `printf '%s\\n' '${content}' > ${join(dir, 'hello.txt')}`;
+    const prompt = `Create the file hello.txt <sim>${JSON.stringify({ toolCalls: [{ name: 'exec_command', arguments: { cmd: command } }] })}</sim>`;
+    const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
+      cwd: dir,
+      timeout: 120_000,
+      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(), ROSETTA_KEY: key, NO_COLOR: '1' },
+    });
+    // `codex exec` reads more of the prompt from a piped stdin until it closes.
+    codex.child.stdin?.end();
+    const { stdout } = await codex;
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(`${content}\n`);
+    // Codex ran the command and sent its output back; the upstream got it in its own protocol.
+    expect(stdout).toContain('Tool results received:');
+    expect(resultReached(protocol, content, 'Process exited with code 0')).toBe(true);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SimReply } from '../apps/simulator/src';
 import { callDialect, readAnswer, readErrorEnvelope, readStream, type Dialect, type RawExchange } from './support/dialect-wire';
 import { query } from './support/services';
-import { startStack, type Stack } from './support/stack';
+import { addResponsesUpstream, RESPONSES_MODEL, startStack, type Stack } from './support/stack';
 
 /**
  * The chaos suite (issue 12): every upstream fault the simulator can produce, with and without a
@@ -14,15 +14,16 @@ import { startStack, type Stack } from './support/stack';
  * it resolves, the outcome is right in the caller's dialect, and the ledger holds exactly one
  * row for it. Time-outs are shortened so silent upstreams cost seconds, not minutes.
  */
-type Protocol = 'openai' | 'anthropic' | 'gemini';
+type Protocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
-const DIALECTS: readonly Dialect[] = ['openai', 'anthropic', 'gemini'];
-const PROTOCOLS: readonly Protocol[] = ['openai', 'anthropic', 'gemini'];
-/** The catalog model each upstream protocol serves, and the fallback used for it (another protocol). */
+const DIALECTS: readonly Dialect[] = ['openai', 'anthropic', 'gemini', 'openai-responses'];
+const PROTOCOLS: readonly Protocol[] = ['openai', 'anthropic', 'gemini', 'openai-responses'];
+/** The model each upstream protocol serves, and the fallback used for it (another protocol). */
 const SERVED: Record<Protocol, { model: string; upstream: string; fallback: Protocol }> = {
   openai: { model: 'rosetta/gpt-4o-mini', upstream: 'gpt-4o-mini', fallback: 'anthropic' },
   anthropic: { model: 'rosetta/claude-haiku-4-5', upstream: 'claude-haiku-4-5', fallback: 'gemini' },
-  gemini: { model: 'rosetta/gemini-2.5-flash', upstream: 'gemini-2.5-flash', fallback: 'openai' },
+  gemini: { model: 'rosetta/gemini-2.5-flash', upstream: 'gemini-2.5-flash', fallback: 'openai-responses' },
+  'openai-responses': { model: RESPONSES_MODEL, upstream: 'gpt-5-codex', fallback: 'openai' },
 };
 const TIMEOUTS = { UPSTREAM_CONNECT_TIMEOUT_MS: '1000', UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '2000', UPSTREAM_IDLE_TIMEOUT_MS: '1500', UPSTREAM_FALLBACK_FIRST_BYTE_MS: '1000' };
 /** Far beyond any configured time-out (each ≤ 2 s, at most two tries per endpoint): only a hang reaches it. */
@@ -83,14 +84,14 @@ interface Case {
   marker: string;
 }
 
-/** Every variant of every scenario; consecutive cases rotate through the nine dialect × protocol pairs. */
+/** Every variant of every scenario; consecutive cases rotate through the sixteen dialect × protocol pairs. */
 function buildCases(): Case[][] {
   let index = 0;
   return SCENARIOS.map((scenario) =>
     scenario.streams.flatMap((stream) =>
       BOTH.map((fallback) => {
-        const dialect = DIALECTS[index % 3]!;
-        const protocol = PROTOCOLS[Math.floor(index / 3) % 3]!;
+        const dialect = DIALECTS[index % DIALECTS.length]!;
+        const protocol = PROTOCOLS[Math.floor(index / DIALECTS.length) % PROTOCOLS.length]!;
         index += 1;
         const label = `${dialect} → ${protocol}, ${stream ? 'streamed' : 'not streamed'}, ${fallback ? 'with' : 'without'} fallback`;
         return { label, scenario, dialect, protocol, stream, fallback, marker: `chaos-${index}-${Math.random().toString(36).slice(2, 8)}` };
@@ -114,7 +115,7 @@ function closedPort(): Promise<number> {
 
 /** One provider per protocol on a closed port, each serving `rosetta/dead-<protocol>`. */
 function deadProviders(port: number): string {
-  const base: Record<Protocol, string> = { openai: `http://127.0.0.1:${port}/v1`, anthropic: `http://127.0.0.1:${port}`, gemini: `http://127.0.0.1:${port}` };
+  const base: Record<Protocol, string> = { openai: `http://127.0.0.1:${port}/v1`, anthropic: `http://127.0.0.1:${port}`, gemini: `http://127.0.0.1:${port}`, 'openai-responses': `http://127.0.0.1:${port}/v1` };
   const providers = PROTOCOLS.map((protocol) => ({
     slug: `dead-${protocol}`,
     protocol,
@@ -136,6 +137,7 @@ describe('chaos: upstream faults, with and without fallbacks, across dialects an
     const providersFile = join(dir, 'providers.json');
     writeFileSync(providersFile, deadProviders(await closedPort()));
     stack = await startStack({ ...TIMEOUTS, PROVIDERS_FILE: providersFile, DEAD_UPSTREAM_KEY: 'dead-key-000', CIRCUIT_BREAKER_FAILURES: '100000' });
+    await addResponsesUpstream(stack.gateway, stack.sim.url);
   });
 
   afterAll(async () => {
@@ -217,7 +219,7 @@ describe('chaos: upstream faults, with and without fallbacks, across dialects an
 
   it('covers every dialect × upstream protocol pair', () => {
     const pairs = new Set(CASES.flat().map((c) => `${c.dialect}→${c.protocol}`));
-    expect(pairs.size).toBe(9);
+    expect(pairs.size).toBe(16);
   });
 
   it.each(SCENARIOS.map((scenario, i) => [scenario.name, CASES[i]!] as const))('%s', async (_name, cases) => {

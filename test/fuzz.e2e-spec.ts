@@ -10,7 +10,7 @@ import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
 /**
  * The HTTP entry under fuzzing (issue 12): random and mutated bodies, paths, query strings,
  * content encodings and charsets, and nesting, sent raw (node:http, so paths go out exactly as
- * written) to every client route of the three dialects. Every answer: no 5xx, an x-request-id,
+ * written) to every client route of the four dialects. Every answer: no 5xx, an x-request-id,
  * errors in the route's dialect envelope with that id as `request_id`, no stack trace, no
  * operator secret. Afterwards every provider's status is what it was: a bad request is never
  * an endpoint failure. A fixed seed keeps the run reproducible and bounded.
@@ -25,6 +25,7 @@ const send = (call: Call): Promise<Reply> => sendRaw(stack.gateway.port, call);
 /** The dialect whose envelope an error on this path must use (ARCHITECTURE §4.6), by its raw path. */
 function dialectOf(path: string): Dialect {
   if (path.startsWith('/v1beta')) return 'gemini';
+  if (path.startsWith('/v1/responses')) return 'openai-responses';
   if (path.startsWith('/v1/messages')) return 'anthropic';
   return 'openai';
 }
@@ -60,7 +61,7 @@ function authenticate(dialect: Dialect, how: Auth, headers: Record<string, strin
   const key = how === 'wrong' ? 'rsk_not-a-real-key' : stack.key;
   if (how === 'none') return '';
   if (how === 'query' && dialect === 'gemini') return `key=${encodeURIComponent(key)}`;
-  if (dialect === 'openai') headers['authorization'] = `Bearer ${key}`;
+  if (dialect === 'openai' || dialect === 'openai-responses') headers['authorization'] = `Bearer ${key}`;
   else if (dialect === 'anthropic') Object.assign(headers, { 'x-api-key': key, 'anthropic-version': '2023-06-01' });
   else headers['x-goog-api-key'] = key;
   return '';
@@ -82,6 +83,7 @@ const withModel = (body: Json): Json =>
 const POST_ROUTES: readonly PostRoute[] = [
   { name: 'POST /v1/chat/completions', dialect: 'openai', bodies: 'openai', path: () => '/v1/chat/completions' },
   { name: 'POST /v1/messages', dialect: 'anthropic', bodies: 'anthropic', path: () => '/v1/messages' },
+  { name: 'POST /v1/responses', dialect: 'openai-responses', bodies: 'openai-responses', path: () => '/v1/responses' },
   { name: 'POST /v1/messages/count_tokens', dialect: 'anthropic', bodies: 'anthropic', path: () => '/v1/messages/count_tokens' },
   { name: 'POST /v1beta/models/{model}:{method}', dialect: 'gemini', bodies: 'gemini', path: (model, method) => `/v1beta/models/${model}${method}` },
   { name: 'POST /v1/route (Gemini bodies)', dialect: 'openai', bodies: 'gemini', path: () => '/v1/route', prepare: withModel },
@@ -92,6 +94,7 @@ const POST_ROUTES: readonly PostRoute[] = [
 const GET_ROUTES: ReadonlyArray<{ name: string; dialect: Dialect; path(model: string): string }> = [
   { name: 'GET /v1/models/{id}', dialect: 'openai', path: (model) => `/v1/models/${model}` },
   { name: 'GET /v1beta/models/{model}', dialect: 'gemini', path: (model) => `/v1beta/models/${model}` },
+  { name: 'GET /v1/responses/{id}[/input_items]', dialect: 'openai-responses', path: (model) => `/v1/responses/${model}${model.length % 2 ? '/input_items' : ''}` },
   { name: 'GET /v1/models, /v1beta/models, /v1/key', dialect: 'openai', path: (model) => ['/v1/models', '/v1beta/models', '/v1/key'][model.length % 3]! },
 ];
 
@@ -109,7 +112,7 @@ async function providerStatuses(): Promise<Record<string, number>> {
   return statuses;
 }
 
-describe('fuzz: the HTTP entry of all three dialects', () => {
+describe('fuzz: the HTTP entry of all four dialects', () => {
   let before: Record<string, number>;
 
   beforeAll(async () => {

@@ -36,7 +36,7 @@ describe('API reference', () => {
   });
 
   it('answers every documented operation from its handler (never "Unknown route" or "Unknown method")', async () => {
-    const fill: Record<string, string> = { id: 'no-such-id', model: 'rosetta/gemini-2.5-flash', name: 'no-such-plan', slug: 'no-such-provider' };
+    const fill: Record<string, string> = { id: 'no-such-id', model: 'rosetta/gemini-2.5-flash', name: 'no-such-plan', slug: 'no-such-provider', response_id: 'resp_no-such-response' };
     for (const { method, path, operation } of documentedRoutes()) {
       const url = path.replace(/\{(\w+)\}/g, (_, p: string) => (path.startsWith('/admin/models') ? 'rosetta/no-such-model' : fill[p]!));
       // With credentials, so the request gets past authentication to the handler; bodies are

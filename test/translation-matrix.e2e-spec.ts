@@ -1,22 +1,24 @@
 import type { RunningSimulator } from '../apps/simulator/src';
 import { driverFor, type DialectClient } from './support/dialect-clients';
 import type { GatewayProcess } from './support/gateway-process';
-import { startStack, type Stack } from './support/stack';
+import { addResponsesUpstream, RESPONSES_MODEL, startStack, type Stack } from './support/stack';
 
 /**
- * The whole 3 × 3 matrix: each official SDK as the client, each provider protocol as the
- * upstream (the simulator, which checks pairing rules and signatures like the real APIs),
- * plain, streamed and in a tool loop, asserting what the client got and what the upstream received.
+ * The whole 4 × 4 matrix: each official SDK as the client (the openai package twice: chat
+ * completions and the Responses API), each provider protocol as the upstream (the simulator,
+ * which checks pairing rules and signatures like the real APIs), plain, streamed and in a tool
+ * loop, asserting what the client got and what the upstream received.
  */
-const DIALECTS = ['openai', 'anthropic', 'gemini'] as const;
+const DIALECTS = ['openai', 'anthropic', 'gemini', 'openai-responses'] as const;
 const UPSTREAMS = [
   { protocol: 'openai', model: 'rosetta/gpt-4o-mini', upstreamModel: 'gpt-4o-mini', path: '/v1/chat/completions' },
   { protocol: 'anthropic', model: 'rosetta/claude-haiku-4-5', upstreamModel: 'claude-haiku-4-5', path: '/v1/messages' },
   { protocol: 'gemini', model: 'rosetta/gemini-2.5-flash', upstreamModel: 'gemini-2.5-flash', path: '/v1beta/models/gemini-2.5-flash:' },
+  { protocol: 'openai-responses', model: RESPONSES_MODEL, upstreamModel: 'gpt-5-codex', path: '/v1/responses' },
 ] as const;
 const PAIRS = DIALECTS.flatMap((dialect) => UPSTREAMS.map((upstream) => [`${dialect} → ${upstream.protocol}`, dialect, upstream] as const));
 
-describe('translation matrix: 3 client dialects × 3 upstream protocols', () => {
+describe('translation matrix: 4 client dialects × 4 upstream protocols', () => {
   let sim: RunningSimulator;
   let gateway: GatewayProcess;
   let key: string;
@@ -26,6 +28,7 @@ describe('translation matrix: 3 client dialects × 3 upstream protocols', () => 
   beforeAll(async () => {
     stack = await startStack();
     ({ sim, gateway, key } = stack);
+    await addResponsesUpstream(gateway, sim.url);
   });
 
   afterAll(async () => {
@@ -103,6 +106,13 @@ describe('translation matrix: 3 client dialects × 3 upstream protocols', () => 
       expect(signed.length).toBeGreaterThan(0);
       for (const part of signed) expect(part.thoughtSignature).not.toMatch(/^rosetta-sig/);
       expect(body['generationConfig']['thinkingConfig']).toEqual(expect.objectContaining({ includeThoughts: true }));
+    } else if (protocol === 'openai-responses') {
+      // OpenAI's own reasoning item came back byte for byte (the simulator verifies it), and
+      // the effort travelled (a budget as the nearest effort).
+      expect(body['reasoning']).toEqual(expect.objectContaining({ effort: 'low' }));
+      const reasoning = body['input'].filter((item: any) => item.type === 'reasoning');
+      expect(reasoning).toEqual([expect.objectContaining({ encrypted_content: expect.any(String) })]);
+      expect(reasoning[0].encrypted_content).not.toMatch(/^rosetta-sig/);
     } else if (dialect === 'openai') {
       expect(body['reasoning_effort']).toBe('low');
     } else {

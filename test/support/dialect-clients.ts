@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, type Content, type GenerateContentResponse } from '@google/genai';
 import OpenAI from 'openai';
+import { ResponsesDriver } from './responses-driver';
 
 /** One tool the matrix uses everywhere. */
 export const WEATHER_TOOL = {
@@ -33,7 +34,7 @@ export interface Options {
  * way an application (or an agent like Claude Code) would keep it, and sent back verbatim.
  */
 export interface DialectClient {
-  readonly dialect: 'openai' | 'anthropic' | 'gemini';
+  readonly dialect: 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
   ask(model: string, text: string, options: Options): Promise<Reply>;
   /** First turn of a tool loop: returns the calls the model made. */
   startTool(model: string, text: string, options: Options): Promise<{ calls: ToolCallSeen[]; reply: Reply }>;
@@ -204,6 +205,7 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 }
 
 export function driverFor(dialect: DialectClient['dialect'], baseUrl: string, key: string): DialectClient {
+  if (dialect === 'openai-responses') return new ResponsesDriver(baseUrl, key);
   if (dialect === 'openai') return new OpenAIDriver(baseUrl, key);
   if (dialect === 'anthropic') return new AnthropicDriver(baseUrl, key);
   return new GeminiDriver(baseUrl, key);

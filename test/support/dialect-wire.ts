@@ -1,8 +1,8 @@
 /**
- * The three client dialects at the wire level, for tests that must see the raw outcome (status,
+ * The four client dialects at the wire level, for tests that must see the raw outcome (status,
  * headers, every byte of a stream, how it ended) rather than what an SDK makes of it.
  */
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
 export interface DialectCall {
   dialect: Dialect;
@@ -40,6 +40,11 @@ function request(baseUrl: string, key: string, call: DialectCall): { url: string
           headers: { ...json, 'x-api-key': key, 'anthropic-version': '2023-06-01' },
           body: JSON.stringify({ model: call.model, max_tokens: 256, stream: call.stream, messages: [{ role: 'user', content: call.text }], ...routing }),
         },
+      };
+    case 'openai-responses':
+      return {
+        url: `${baseUrl}/v1/responses`,
+        init: { method: 'POST', headers: { ...json, authorization: `Bearer ${key}` }, body: JSON.stringify({ model: call.model, stream: call.stream, input: call.text, ...routing }) },
       };
     case 'gemini': {
       const method = call.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
@@ -106,6 +111,7 @@ export function readErrorEnvelope(dialect: Dialect, status: number, body: string
   if (json['request_id'] !== requestId) return `request_id ${String(json['request_id'])} is not the x-request-id ${String(requestId)}`;
   const native: Record<Dialect, boolean> = {
     openai: 'code' in error && 'param' in error,
+    'openai-responses': 'code' in error && 'param' in error,
     anthropic: json['type'] === 'error',
     gemini: error['code'] === status && str(error['status']),
   };
@@ -124,7 +130,13 @@ export function readAnswer(dialect: Dialect, body: string): Answer | undefined {
   if (!json) return undefined;
   if (dialect === 'openai') return { text: json['choices']?.[0]?.message?.content ?? '', finish: json['choices']?.[0]?.finish_reason };
   if (dialect === 'anthropic') return { text: textOf(json['content']), finish: json['stop_reason'] };
+  if (dialect === 'openai-responses') return { text: responseText(json), finish: json['status'] };
   return { text: textOf(json['candidates']?.[0]?.content?.parts), finish: json['candidates']?.[0]?.finishReason };
+}
+
+function responseText(response: Json): string {
+  const output = Array.isArray(response['output']) ? (response['output'] as Json[]) : [];
+  return output.filter((item) => item['type'] === 'message').map((item) => textOf(item['content'])).join('');
 }
 
 function textOf(parts: unknown): string {
@@ -160,7 +172,7 @@ function frames(body: string): Frame[] {
     });
 }
 
-type Step = { text?: string; finish?: string; error?: string; ignore?: boolean } | undefined;
+type Step = { text?: string; finish?: string; error?: string; ignore?: boolean; failed?: string } | undefined;
 
 /** One parsed frame's meaning; undefined when it is not valid in the dialect. */
 function step(dialect: Dialect, frame: Frame): Step {
@@ -174,6 +186,7 @@ function step(dialect: Dialect, frame: Frame): Step {
     if (type === 'message_delta' && str(json['delta']?.stop_reason)) return { finish: json['delta'].stop_reason };
     return {};
   }
+  if (dialect === 'openai-responses') return responsesStep(frame.event ?? json['type'], json);
   if (json['error']) return { error: json['error']?.message ?? '' };
   if (dialect === 'openai') {
     const choice = json['choices']?.[0];
@@ -183,19 +196,37 @@ function step(dialect: Dialect, frame: Frame): Step {
   return { text: textOf(candidate?.content?.parts) || undefined, finish: candidate?.finishReason ?? undefined };
 }
 
+/** A Responses event: text deltas, the terminal event's status, `error` (its `response.failed` follows). */
+function responsesStep(type: string, json: Json): Step {
+  if (json['type'] !== type) return undefined;
+  if (type === 'response.output_text.delta') return { text: json['delta'] };
+  if (type === 'response.completed' || type === 'response.incomplete') return { finish: json['response']?.status };
+  if (type === 'error') return { error: json['message'] ?? '' };
+  if (type === 'response.failed') return { failed: json['response']?.error?.message ?? '' };
+  return {};
+}
+
 export function readStream(dialect: Dialect, body: string): StreamEnding {
   let text = '';
   let finish: string | undefined;
   let error: string | undefined;
+  let failed = false;
   for (const frame of frames(body)) {
     const meaning = step(dialect, frame);
     if (!meaning) return { kind: 'malformed', detail: `not a ${dialect} stream event: ${frame.data.slice(0, 120)}` };
     if (meaning.ignore) continue;
+    // A Responses stream names its error twice: the `error` event, then the failed response.
+    if (meaning.failed !== undefined && error !== undefined && !failed) {
+      failed = true;
+      continue;
+    }
     if (error !== undefined) return { kind: 'malformed', detail: `an event after the in-stream error: ${frame.data.slice(0, 120)}` };
+    if (meaning.failed !== undefined) return { kind: 'malformed', detail: 'a failed response without its error event' };
     if (meaning.error !== undefined) error = meaning.error;
     if (meaning.text) text += meaning.text;
     if (meaning.finish) finish = meaning.finish;
   }
+  if (dialect === 'openai-responses' && error !== undefined && !failed) return { kind: 'malformed', detail: 'an error event without the failed response after it' };
   if (error !== undefined) return finish === undefined ? { kind: 'error', text, message: error } : { kind: 'error', text, message: error, afterFinish: finish };
   return finish === undefined ? { kind: 'truncated', text } : { kind: 'finished', text, finish };
 }

@@ -1,5 +1,5 @@
 import { startSimulator, type RunningSimulator } from '../../apps/simulator/src';
-import { createKey, startGateway, type GatewayProcess } from './gateway-process';
+import { adminCall, createKey, startGateway, type GatewayProcess } from './gateway-process';
 import { createTestDatabase } from './services';
 
 /** A simulator speaking all three protocols, a fresh database, and a gateway routed to both. */
@@ -58,4 +58,23 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       await db.drop();
     },
   };
+}
+
+/** The model a Responses-protocol provider serves in the tests (OpenAI serves gpt-5-codex only that way). */
+export const RESPONSES_MODEL = 'rosetta/gpt-5-codex';
+
+/**
+ * Adds a provider that speaks the Responses protocol (the simulator) through the admin API, as an
+ * operator would, serving RESPONSES_MODEL; resolves once the gateway routes to it.
+ */
+export async function addResponsesUpstream(gateway: GatewayProcess, simUrl: string, slug = 'oai-responses'): Promise<void> {
+  const put = await adminCall(gateway, 'PUT', `/admin/providers/${slug}`, {
+    protocol: 'openai-responses',
+    base_url: `${simUrl}/v1`,
+    api_key: 'sk-responses-operator-000',
+    endpoints: [
+      { model: RESPONSES_MODEL, upstream_model: 'gpt-5-codex', context_length: 400000, max_completion_tokens: 128000, reasoning: true, tools: true, pricing: { prompt: '0.00000125', completion: '0.00001', input_cache_read: '0.000000125' } },
+    ],
+  });
+  if (put.status !== 200) throw new Error(`provider creation failed: ${put.status} ${JSON.stringify(put.body)}`);
 }

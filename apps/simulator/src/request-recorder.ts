@@ -1,6 +1,6 @@
 import { parseJson } from './http-io';
 
-export type RecordedProtocol = 'openai' | 'anthropic' | 'gemini' | 'control';
+export type RecordedProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses' | 'control';
 
 export interface RecordedRequest {
   id: string;

@@ -6,6 +6,7 @@ import { parseScript } from './parse-sim-reply';
 import { anthropicProtocol } from './protocols/anthropic';
 import { geminiProtocol } from './protocols/gemini';
 import { openAiProtocol } from './protocols/openai';
+import { responsesProtocol } from './protocols/responses';
 import type { ProtocolModule, SimExchange, SimSettings } from './protocols/protocol-module';
 import { planReply, type Script } from './reply-plan';
 import { DEFAULT_MAX_RECORDED, type RecordedRequest, RequestRecorder } from './request-recorder';
@@ -40,7 +41,7 @@ export interface RunningSimulator {
 }
 
 /** Every protocol module the server dispatches to, asked in order. */
-const PROTOCOLS: readonly ProtocolModule[] = [openAiProtocol, anthropicProtocol, geminiProtocol];
+const PROTOCOLS: readonly ProtocolModule[] = [responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol];
 
 interface ServerDeps {
   settings: SimSettings;

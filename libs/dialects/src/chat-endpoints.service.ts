@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { StoredAnswersService } from '@rosetta/conversations';
 import { estimatePromptTokens } from '@rosetta/limits';
 import type { ChatInput, ClientDialect } from '@rosetta/protocols/common';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
@@ -18,6 +19,7 @@ export class ChatEndpoints {
   constructor(
     private readonly chat: ChatService,
     private readonly routing: RoutingService,
+    private readonly answers: StoredAnswersService,
     @Inject(ROSETTA_CONFIG) config: RosettaConfig,
   ) {
     this.autoModel = `${config.modelNamespace}/auto`;
@@ -25,7 +27,15 @@ export class ChatEndpoints {
 
   /** A chat call; `path` carries the model and streaming where the route's path names them. */
   async serve(dialect: ClientDialect, req: GatewayHttpRequest, res: GatewayHttpResponse, path: { model?: string; stream?: boolean } = {}): Promise<void> {
-    const exchange = dialect.decodeChat(this.input(req, path));
+    const input = this.input(req, path);
+    if (dialect.storage && req.apiKey) {
+      // Only dialects that keep answers (the Responses API) read the database on this path, and
+      // only when the body continues from stored answers.
+      const owner = req.apiKey.id;
+      input.stored = await this.answers.load(dialect.storage.references(req.body), owner);
+      input.keep = (answer) => this.answers.keep(answer, owner, dialect.id);
+    }
+    const exchange = dialect.decodeChat(input);
     for (const [name, value] of Object.entries(exchange.headers ?? {})) res.setHeader(name, value);
     await serveChat(this.chat, req, res, dialect.id, exchange);
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from '@rosetta/auth';
+import { ConversationsModule } from '@rosetta/conversations';
 import { BudgetModule, RateLimitModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
 import { RoutingModule } from '@rosetta/routing';
@@ -17,7 +18,7 @@ import { RouteEndpoint } from './route/route-endpoint.service';
  * admin errors) in the dialect of the path.
  */
 @Module({
-  imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule],
+  imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule, ConversationsModule],
   providers: [ChatEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
   exports: [DataPlane],
 })

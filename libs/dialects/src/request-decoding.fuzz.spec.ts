@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { depthOf, hostileBody, nested, SEEDS, type Dialect } from './__fixtures__/fuzz-bodies';
 import { MAX_JSON_DEPTH } from './common/json-nesting';
 import { requireObjectBody } from '@rosetta/protocols/common';
+import { convertToOpenAIResponsesRequest, openAIResponsesDialect } from '@rosetta/protocols/openai-responses';
 
 /**
  * Property-based fuzzing of the three dialect decoders (issue 12): whatever JSON a caller sends,
@@ -24,6 +25,10 @@ const DECODERS: Record<Dialect, Record<string, (raw: unknown) => CanonicalReques
   anthropic: {
     messages: (raw) => convertAnthropicMessagesRequest({ body: raw }).value,
     count_tokens: (raw) => convertAnthropicMessagesRequest({ body: raw, countTokens: true }).value,
+  },
+  'openai-responses': {
+    responses: (raw) =>
+      openAIResponsesDialect.decodeChat({ body: raw, query: {}, headers: {}, requestId: 'req_fuzz', defaultModel: 'rosetta/auto', stored: new Map() }).request,
   },
   gemini: {
     generateContent: (raw) => geminiGenerate(raw, false),
@@ -46,6 +51,7 @@ function encodeForEveryProtocol(request: CanonicalRequest): void {
   JSON.stringify(convertToOpenAIChatRequest({ request, upstreamModel: 'gpt-4o-mini' }).value);
   JSON.stringify(convertToAnthropicMessagesRequest({ request, upstreamModel: 'claude-haiku-4-5', defaultMaxTokens: 1024 }).value);
   JSON.stringify(convertToGeminiRequest({ request, upstreamModel: 'gemini-2.5-flash' }).value);
+  JSON.stringify(convertToOpenAIResponsesRequest({ request: { ...request, passthrough: undefined }, upstreamModel: 'gpt-5-codex', reasoning: true }).value);
 }
 
 /** Undefined when `run` succeeded or was refused properly; otherwise what went wrong. */
@@ -85,12 +91,16 @@ describe('dialect decoders under fuzzing', () => {
       deepAt((deep) => ({ ...seed, provider_configs: deep }), 1),
       dialect === 'openai'
         ? deepAt((deep) => ({ ...seed, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { p: deep } } } }] }), 6)
-        : dialect === 'anthropic'
+        : dialect === 'openai-responses'
+          ? deepAt((deep) => ({ ...seed, tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: { p: deep } } }] }), 5)
+          : dialect === 'anthropic'
           ? deepAt((deep) => ({ ...seed, tools: [{ name: 'f', input_schema: { type: 'object', properties: { p: deep } } }] }), 5)
           : deepAt((deep) => ({ ...seed, tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: { p: deep } } }] }] }), 7),
       dialect === 'gemini'
         ? deepAt((deep) => ({ contents: [{ role: 'model', parts: [{ functionCall: { name: 'f', args: { a: deep } } }] }] }), 7)
-        : deepAt((deep) => ({ ...seed, messages: [{ role: 'user', content: [{ type: 'text', text: 'x', extra: deep }] }] }), 5),
+        : dialect === 'openai-responses'
+          ? deepAt((deep) => ({ ...seed, input: [{ role: 'user', content: [{ type: 'input_text', text: 'x', extra: deep }] }] }), 5)
+          : deepAt((deep) => ({ ...seed, messages: [{ role: 'user', content: [{ type: 'text', text: 'x', extra: deep }] }] }), 5),
     ];
     for (const body of bodies) {
       expect(depthOf(body)).toBe(MAX_JSON_DEPTH);

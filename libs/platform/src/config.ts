@@ -57,6 +57,8 @@ export interface RosettaConfig {
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
   simulatorMode: boolean;
   shutdownGraceMs: number;
+  /** RESPONSES_RETENTION_DAYS: how long stored Responses answers can be read back and continued. */
+  responsesRetentionDays: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; undefined (off) without an OTLP endpoint. */
   tracing?: TracingConfig;
   /** SECRETS_KEY (seals provider secrets at rest) and SECRETS_KEY_PREVIOUS (still opened, for rotation). */
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     modelAliases: aliases(env, namespace),
     simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+    responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),
   };

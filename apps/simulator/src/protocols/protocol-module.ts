@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonBody } from '../http-io';
 import type { NeutralRequest, ReplyPlan } from '../reply-plan';
 
-export type SimProtocol = 'openai' | 'anthropic' | 'gemini';
+export type SimProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
 /** Server-wide defaults; a plan's own latency and pacing override them. */
 export interface SimSettings {

@@ -5,6 +5,8 @@
  * every documented route exists) and `test/openapi.e2e-spec.ts` (the running gateway answers each).
  */
 
+import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
+
 type Json = Record<string, unknown>;
 
 /** A documented operation; `route` names the Nest route serving it when the paths differ (wildcards). */
@@ -114,6 +116,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/v1beta/models/{model}:countTokens': {
       post: { summary: 'Count tokens (Gemini dialect)', tags: ['Dialect C: Gemini'], security: GEMINI_SECURITY, parameters: [geminiModel], requestBody: body(ref('GeminiRequest')), responses: { '200': json({ type: 'object', properties: { totalTokens: { type: 'integer' } } }), ...ERRORS }, 'x-route': geminiRoute },
     },
+    ...responsesPaths({ chat, json, pathParam, queryParam, errors: ERRORS, security: CLIENT_SECURITY }),
     '/v1/models': { get: { summary: 'Models this key may call', tags: ['Models'], security: CLIENT_SECURITY, responses: { '200': json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } }), ...ERRORS } } },
     '/v1/models/{id}': {
       get: { summary: "A model's record: endpoints, prices, live status and uptime", tags: ['Models'], security: CLIENT_SECURITY, parameters: [pathParam('id', 'rosetta/<name> (slash kept) or the integer id')], responses: { '200': json({ type: 'object' }), ...ERRORS } },
@@ -227,6 +230,7 @@ const SCHEMAS: Json = {
     },
   },
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
+  ...RESPONSES_SCHEMAS,
 };
 
 export interface DocumentedRoute {
@@ -251,7 +255,7 @@ export function openApiDocument(namespace: string): Json {
       title: 'Rosetta',
       version: '1.0.0',
       description:
-        'A self-hosted gateway and router for language models. Clients speak OpenAI chat completions, Anthropic messages or Gemini generateContent; ' +
+        'A self-hosted gateway and router for language models. Clients speak OpenAI chat completions, Anthropic messages, Gemini generateContent or the OpenAI Responses API; ' +
         `any ${namespace}/* model answers in the caller's dialect, streaming included. ${namespace}/auto (the default model) routes each prompt to the model that suits it.`,
     },
     servers: [{ url: '/' }],
@@ -259,6 +263,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Dialect A: OpenAI chat' },
       { name: 'Dialect B: Anthropic messages' },
       { name: 'Dialect C: Gemini' },
+      { name: RESPONSES_TAG },
       { name: 'Models' },
       { name: 'Keys' },
       { name: 'Router' },

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { MAX_JSON_DEPTH } from '../common/json-nesting';
 
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
+export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Step = string | number;
 
@@ -82,6 +82,40 @@ export const SEEDS: Record<Dialect, readonly Json[]> = {
       models: ['rosetta/claude-haiku-4-5'],
     },
   ],
+  'openai-responses': [
+    { model: 'rosetta/gpt-4o-mini', instructions: 'Be brief.', input: 'Hello', max_output_tokens: 64, temperature: 0.2 },
+    {
+      model: 'rosetta/claude-haiku-4-5',
+      models: ['rosetta/gemini-2.5-flash'],
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      reasoning: { effort: 'low', summary: 'auto' },
+      prompt_cache_key: 'session-1',
+      client_metadata: { session_id: 's-1' },
+      input: [
+        { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Use tools.' }] },
+        { role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' }] },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Look it up.' }], content: null, encrypted_content: 'gAAAAB' },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"celsius":21}' },
+        { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch' },
+        { type: 'custom_tool_call_output', call_id: 'call_2', output: 'Done' },
+        { type: 'web_search_call', id: 'ws_1', status: 'completed' },
+      ],
+      tools: [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: WEATHER_SCHEMA, strict: true },
+        { type: 'custom', name: 'apply_patch', description: 'Patch files', format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' } },
+        // A copy: mutations edit seeds in place, and a shared object would be edited at two depths.
+        { type: 'namespace', name: 'crm', description: 'CRM', tools: [{ type: 'function', name: 'lookup', parameters: structuredClone(WEATHER_SCHEMA) }] },
+        { type: 'web_search' },
+      ],
+      tool_choice: 'auto',
+      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+      metadata: { ticket: '42' },
+      user: 'u-1',
+    },
+  ],
 };
 
 /** Member names the decoders look for, so added members hit real branches, not only ignored ones. */
@@ -91,7 +125,8 @@ const VOCABULARY = [
   'signature', 'system', 'max_tokens', 'stream', 'contents', 'parts', 'functionCall', 'function_call', 'args', 'functionResponse',
   'response', 'inlineData', 'fileData', 'systemInstruction', 'generationConfig', 'responseSchema', 'properties', 'items', 'anyOf',
   'enum', 'required', 'thinkingConfig', 'cache_control', 'provider_configs', 'route_knob', 'response_format', 'json_schema', 'schema',
-  'stop', 'n', 'candidateCount', '__proto__', 'constructor', 'toString', 'hasOwnProperty',
+  'stop', 'n', 'candidateCount', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'instructions', 'call_id', 'output',
+  'summary', 'encrypted_content', 'previous_response_id', 'item_reference', 'namespace', 'format', 'reasoning', 'effort', 'include',
 ];
 
 /** What goes in place of a member: every JSON type, edge numbers (1e400 parses to Infinity), odd text. */

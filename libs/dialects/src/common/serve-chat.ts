@@ -21,7 +21,9 @@ export async function serveChat(chat: ChatService, req: GatewayHttpRequest, res:
     const outcome = await chat.complete(request, ctx);
     writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
     ctx.trace?.output(outcome.response);
-    sendJson(res, 200, exchange.encodeResponse(outcome.response));
+    const body: unknown = exchange.encodeResponse(outcome.response);
+    // A dialect that stores its answers hands back a promise that settles once it is stored.
+    sendJson(res, 200, body instanceof Promise ? await body : body);
     return;
   }
   const outcome = await chat.stream(request, ctx);

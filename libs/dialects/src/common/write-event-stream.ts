@@ -16,6 +16,7 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
   if (framing.open) await write(res, framing.open);
   for await (const event of events) {
     if (res.destroyed) break;
+    if (framing.beforeEnd && (event.type === 'finish' || event.type === 'error')) await framing.beforeEnd(event);
     const text = framing.encode(event);
     if (text) await write(res, text);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
+import { StoredAnswersService } from '@rosetta/conversations';
 import { decodePathPart, type ClientDialect, type ModelFacts } from '@rosetta/protocols/common';
 import { ModelsEndpoint, RegistryService, type RegistryModel } from '@rosetta/registry';
 import { ChatEndpoints } from '../chat-endpoints.service';
@@ -20,7 +21,7 @@ export type Handler = (req: GatewayHttpRequest, res: GatewayHttpResponse, tail: 
 export class DataPlaneHandlers {
   readonly byName: Readonly<Record<HandlerName, Handler>>;
 
-  constructor(chat: ChatEndpoints, registry: RegistryService, models: ModelsEndpoint, key: KeyEndpoint, route: RouteEndpoint) {
+  constructor(chat: ChatEndpoints, registry: RegistryService, models: ModelsEndpoint, key: KeyEndpoint, route: RouteEndpoint, answers: StoredAnswersService) {
     this.byName = {
       chat: (req, res, _tail, dialect) => chat.serve(dialect, req, res),
       count_tokens: (req, _res, _tail, dialect) => chat.countTokens(dialect, req),
@@ -31,6 +32,14 @@ export class DataPlaneHandlers {
       },
       list_models: (_req, _res, _tail, dialect) => dialect.encodeModelList!(registry.list().map(facts)),
       get_model: (req, _res, tail, dialect) => dialect.encodeModel!(facts(registry.resolve(decodePathPart(tail, req.path), 'model'))),
+      stored_get: async (req, _res, tail, dialect) => dialect.storage!.render(await answers.get(decodePathPart(tail, req.path), authenticated(req).id, dialect.storage!.noun), req.query),
+      stored_input_items: async (req, _res, tail, dialect) =>
+        dialect.storage!.renderInputItems(await answers.get(decodePathPart(tail, req.path), authenticated(req).id, dialect.storage!.noun), req.query),
+      stored_delete: async (req, _res, tail, dialect) => {
+        const id = decodePathPart(tail, req.path);
+        await answers.delete(id, authenticated(req).id, dialect.storage!.noun);
+        return dialect.storage!.renderDeleted(id);
+      },
       models: (req) => models.list(req.apiKey?.models),
       model: (req, _res, tail) => models.get(decodePathPart(tail, req.path), req.apiKey?.models),
       key: (req) => key.describe(authenticated(req)),

@@ -11,7 +11,7 @@ export type HandlerName = DialectRoute['operation'] | 'models' | 'model' | 'key'
  * as the route's `tail`.
  */
 export interface DataPlaneRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   pattern: string;
   /** The dialect its errors are written in and its credential is looked for in. */
   dialect: DialectId;
@@ -27,7 +27,20 @@ const GATEWAY_ROUTES: readonly DataPlaneRoute[] = [
 ];
 
 /** Chat first: matching is in table order and the chat routes carry the traffic. */
-const ORDER: Record<HandlerName, number> = { chat: 0, model_call: 1, count_tokens: 2, list_models: 3, get_model: 4, models: 5, model: 5, key: 5, route: 5 };
+const ORDER: Record<HandlerName, number> = {
+  chat: 0,
+  model_call: 1,
+  count_tokens: 2,
+  list_models: 3,
+  get_model: 4,
+  stored_input_items: 4,
+  stored_get: 4,
+  stored_delete: 4,
+  models: 5,
+  model: 5,
+  key: 5,
+  route: 5,
+};
 
 /**
  * Every client-facing route, served by the data plane (data-plane.service.ts) and nowhere else:
@@ -44,7 +57,7 @@ export const DATA_PLANE_ROUTES: readonly DataPlaneRoute[] = [
 
 export interface RouteMatch {
   route: DataPlaneRoute;
-  /** The path after a wildcard pattern's fixed part, raw; '' for exact routes. */
+  /** The path between a wildcard pattern's fixed prefix and suffix, raw; '' for exact routes. */
   tail: string;
 }
 
@@ -52,12 +65,20 @@ interface CompiledRoute {
   route: DataPlaneRoute;
   /** The fixed part, lower-case: the whole path, or the prefix before the wildcard (with its slash). */
   fixed: string;
+  /** What follows the wildcard (`/input_items`), lower-case; '' when it takes the rest of the path. */
+  suffix: string;
   wildcard: boolean;
 }
 
 const COMPILED: readonly CompiledRoute[] = DATA_PLANE_ROUTES.map((route) => {
   const brace = route.pattern.indexOf('{');
-  return { route, fixed: (brace < 0 ? route.pattern : route.pattern.slice(0, brace)).toLowerCase(), wildcard: brace >= 0 };
+  const close = route.pattern.indexOf('}');
+  return {
+    route,
+    fixed: (brace < 0 ? route.pattern : route.pattern.slice(0, brace)).toLowerCase(),
+    suffix: brace < 0 ? '' : route.pattern.slice(close + 1).toLowerCase(),
+    wildcard: brace >= 0,
+  };
 });
 
 /**
@@ -67,7 +88,7 @@ const COMPILED: readonly CompiledRoute[] = DATA_PLANE_ROUTES.map((route) => {
  */
 export function matchDataPlaneRoute(method: string, path: string): RouteMatch | undefined {
   const verb = method === 'HEAD' ? 'GET' : method;
-  if (verb !== 'GET' && verb !== 'POST') return undefined;
+  if (verb !== 'GET' && verb !== 'POST' && verb !== 'DELETE') return undefined;
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   let lower: string | undefined;
   for (const candidate of COMPILED) {
@@ -76,10 +97,13 @@ export function matchDataPlaneRoute(method: string, path: string): RouteMatch | 
       if (trimmed === candidate.fixed || (lower ??= trimmed.toLowerCase()) === candidate.fixed) return { route: candidate.route, tail: '' };
       continue;
     }
-    if (trimmed.length <= candidate.fixed.length) continue;
-    if (trimmed.startsWith(candidate.fixed) || (lower ??= trimmed.toLowerCase()).startsWith(candidate.fixed)) {
-      return { route: candidate.route, tail: trimmed.slice(candidate.fixed.length) };
-    }
+    const { fixed, suffix } = candidate;
+    if (trimmed.length <= fixed.length + suffix.length) continue;
+    if (!(trimmed.startsWith(fixed) || (lower ??= trimmed.toLowerCase()).startsWith(fixed))) continue;
+    if (suffix === '') return { route: candidate.route, tail: trimmed.slice(fixed.length) };
+    // A wildcard with a suffix takes one path segment: `/v1/responses/{id}/input_items`.
+    const tail = trimmed.slice(fixed.length, trimmed.length - suffix.length);
+    if (!tail.includes('/') && (lower ??= trimmed.toLowerCase()).endsWith(suffix)) return { route: candidate.route, tail };
   }
   return undefined;
 }

@@ -12,6 +12,8 @@ export interface StreamFraming {
   open?: string;
   encode(event: StreamEvent): string;
   close?(): string;
+  /** Work to finish before the last event (`finish` or `error`) is written, e.g. storing the answer. */
+  beforeEnd?(event: StreamEvent): Promise<void>;
 }
 
 /** What a chat request brings, as the data plane hands it to the dialect. */
@@ -27,6 +29,36 @@ export interface ChatInput {
   stream?: boolean;
   /** The model a body that names none gets (rosetta/auto). */
   defaultModel: string;
+  /** The stored answers the body refers to (`storage.references`) that belong to the caller, by id. */
+  stored?: ReadonlyMap<string, StoredRecord>;
+  /** Keeps an answer for the caller; resolves once any replica can read it back (never rejects). */
+  keep?(answer: StoredAnswer): Promise<void>;
+}
+
+/** What a dialect stores of one answer: its own JSON, read back only by the dialect. */
+export type StoredRecord = Record<string, unknown>;
+
+export interface StoredAnswer {
+  id: string;
+  record: StoredRecord;
+}
+
+/**
+ * Answers kept server-side and continued by id (the Responses API's `store` and
+ * `previous_response_id`). The gateway loads what a body refers to before `decodeChat`, stores
+ * what the dialect hands to `keep`, owned by the caller's key, and serves the stored routes.
+ */
+export interface DialectStorage {
+  /** What a stored answer is called in messages ("Response"). */
+  readonly noun: string;
+  /** The ids of stored answers a body refers to (validated and bounded by the dialect). */
+  references(body: unknown): string[];
+  /** `stored_get`: the answer as the client sees it again. */
+  render(record: StoredRecord, query: Record<string, unknown>): unknown;
+  /** `stored_input_items`: what the answer was asked, as a list. */
+  renderInputItems(record: StoredRecord, query: Record<string, unknown>): unknown;
+  /** `stored_delete`: the deletion's answer. */
+  renderDeleted(id: string): unknown;
 }
 
 /** What a model list shows of a model, whatever the dialect's shape. */
@@ -45,6 +77,7 @@ export interface ChatExchange {
   warnings: TranslationWarning[];
   /** Response headers the dialect's SDKs expect (Anthropic's `request-id`). */
   headers?: Record<string, string>;
+  /** The answer's body (a promise where the dialect stores it first). */
   encodeResponse(response: CanonicalResponse): unknown;
   /**
    * The stream's framing, once the served model is known; `promptTokens` is the gateway's estimate
@@ -55,10 +88,10 @@ export interface ChatExchange {
 
 /** One client-facing route of a dialect, by what it does (the data plane has one handler per operation). */
 export interface DialectRoute {
-  method: 'GET' | 'POST';
-  /** The OpenAPI path; a trailing `{name}` takes the rest of the path. */
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The OpenAPI path; a `{name}` takes the rest of the path (up to a fixed suffix after it). */
   pattern: string;
-  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model';
+  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model' | 'stored_get' | 'stored_delete' | 'stored_input_items';
 }
 
 /**
@@ -92,6 +125,8 @@ export interface ClientDialect {
   readonly credential: CredentialSources;
   /** The error body its SDKs parse. */
   renderError(error: GatewayError, requestId: string): Record<string, unknown>;
+  /** Answers kept by id, for dialects that have them (the Responses API). */
+  readonly storage?: DialectStorage;
 }
 
 /**

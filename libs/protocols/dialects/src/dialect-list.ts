@@ -3,6 +3,7 @@ import { anthropicMessagesDialect } from '@rosetta/protocols/anthropic-messages'
 import type { ClientDialect } from '@rosetta/protocols/common';
 import { geminiDialect } from '@rosetta/protocols/gemini';
 import { openAIChatDialect } from '@rosetta/protocols/openai-chat';
+import { openAIResponsesDialect } from '@rosetta/protocols/openai-responses';
 
 /**
  * Every client dialect Rosetta answers, listed once: the data plane renders errors and finds keys
@@ -10,7 +11,7 @@ import { openAIChatDialect } from '@rosetta/protocols/openai-chat';
  * order; the last owns every path (dialect A). A new dialect is one more line here
  * (docs/architecture.md).
  */
-export const DIALECTS: readonly ClientDialect[] = [geminiDialect, anthropicMessagesDialect, openAIChatDialect];
+export const DIALECTS: readonly ClientDialect[] = [geminiDialect, anthropicMessagesDialect, openAIResponsesDialect, openAIChatDialect];
 
 const BY_ID = new Map(DIALECTS.map((d) => [d.id, d]));
 

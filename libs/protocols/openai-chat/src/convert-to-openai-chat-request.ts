@@ -55,7 +55,7 @@ export function convertToOpenAIChatRequest({
     presence_penalty: request.presencePenalty,
     n: request.candidateCount,
     response_format: request.responseFormat && toResponseFormat(request.responseFormat),
-    reasoning_effort: request.thinking && toReasoningEffort(request.thinking, reasoning, warnings),
+    reasoning_effort: request.thinking && reasoningEffortFor(request.thinking, reasoning, warnings),
     user: request.user,
     ...streamFields(request.stream),
   });
@@ -126,7 +126,7 @@ const BUDGET_EFFORTS: Array<[number, string]> = [
  * Gemini) becomes the nearest effort when the endpoint reasons, and is dropped otherwise; each
  * change is named in a warning.
  */
-function toReasoningEffort(thinking: ThinkingConfig, reasoning: boolean | undefined, warnings: TranslationWarning[]): string | undefined {
+export function reasoningEffortFor(thinking: ThinkingConfig, reasoning: boolean | undefined, warnings: TranslationWarning[], api = 'Chat Completions'): string | undefined {
   if (thinking.effort !== undefined) {
     if (reasoning !== false) return thinking.enabled ? thinking.effort : 'none';
     if (thinking.enabled) warnings.push({ feature: 'thinking', message: 'This model does not reason; reasoning_effort dropped.' });
@@ -136,14 +136,14 @@ function toReasoningEffort(thinking: ThinkingConfig, reasoning: boolean | undefi
   if (reasoning === true) {
     const budget = thinking.budgetTokens;
     const effort = BUDGET_EFFORTS.find(([upTo]) => budget <= upTo)?.[1] ?? 'high';
-    warnings.push({ feature: 'thinking', message: `Chat Completions takes a reasoning effort, not a token budget; a budget of ${budget} tokens was sent as reasoning_effort "${effort}".` });
+    warnings.push({ feature: 'thinking', message: `${api} takes a reasoning effort, not a token budget; a budget of ${budget} tokens was sent as reasoning_effort "${effort}".` });
     return effort;
   }
   warnings.push({
     feature: 'thinking',
     message: reasoning === false
       ? 'This model does not reason; the thinking budget was dropped.'
-      : 'Chat Completions takes a reasoning effort, not a token budget; the upstream default applies.',
+      : `${api} takes a reasoning effort, not a token budget; the upstream default applies.`,
   });
   return undefined;
 }

@@ -2,13 +2,14 @@ import { anthropicMessagesUpstream } from '@rosetta/protocols/anthropic-messages
 import type { UpstreamProtocol } from '@rosetta/protocols/common';
 import { geminiUpstream } from '@rosetta/protocols/gemini';
 import { openAIChatUpstream } from '@rosetta/protocols/openai-chat';
+import { openAIResponsesUpstream } from '@rosetta/protocols/openai-responses';
 
 /**
  * Every upstream protocol Rosetta can call, listed once: the providers library makes an adapter
  * of each, the registry accepts their ids as a provider's `protocol`, the router reads their
  * parameters. A new upstream protocol is one more line here (docs/architecture.md).
  */
-export const UPSTREAM_PROTOCOLS: readonly UpstreamProtocol[] = [openAIChatUpstream, anthropicMessagesUpstream, geminiUpstream];
+export const UPSTREAM_PROTOCOLS: readonly UpstreamProtocol[] = [openAIChatUpstream, anthropicMessagesUpstream, geminiUpstream, openAIResponsesUpstream];
 
 /** The ids, for validating a provider's `protocol`. */
 export const UPSTREAM_PROTOCOL_IDS: readonly string[] = UPSTREAM_PROTOCOLS.map((p) => p.id);

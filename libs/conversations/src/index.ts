@@ -1,0 +1,2 @@
+export { ConversationsModule } from './conversations.module';
+export { StoredAnswersService } from './stored-answers.service';
