@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { hostileBody, SEEDS, toJsonText, type Dialect, type Json } from '../libs/dialects/src/__fixtures__/fuzz-bodies';
+import { hostileEmbeddingBody } from '../libs/dialects/src/__fixtures__/fuzz-embedding-bodies';
 import { MAX_JSON_DEPTH } from '../libs/dialects/src/common/json-nesting';
 import { readErrorEnvelope } from './support/dialect-wire';
 import { auth, bodyBytes, bodyForm, extraHeaders, frame, framing, GEMINI_METHODS, modelSegment, query, sendRaw, type Auth, type Call, type Reply } from './support/fuzz-requests';
@@ -10,9 +11,9 @@ import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
 /**
  * The HTTP entry under fuzzing (issue 12): random and mutated bodies, paths, query strings,
  * content encodings and charsets, and nesting, sent raw (node:http, so paths go out exactly as
- * written) to every client route of the four dialects. Every answer: no 5xx, an x-request-id,
- * errors in the route's dialect envelope with that id as `request_id`, no stack trace, no
- * operator secret. Afterwards every provider's status is what it was: a bad request is never
+ * written) to every client route of the four dialects, embeddings included. Every answer: no 5xx,
+ * an x-request-id, errors in the route's dialect envelope with that id as `request_id`, no stack
+ * trace, no operator secret. Afterwards every provider's status is what it was: a bad request is never
  * an endpoint failure. A fixed seed keeps the run reproducible and bounded.
  */
 const RUNS = { seed: 1212, numRuns: 400 };
@@ -75,7 +76,12 @@ interface PostRoute {
   path(model: string, method: string): string;
   /** What the route needs beyond the dialect's body: /v1/route takes a Gemini body's model in the body. */
   prepare?(body: Json): Json;
+  /** Bodies other than the dialect's chat bodies (the embeddings routes), and the models they name. */
+  body?: fc.Arbitrary<Json>;
+  model?: fc.Arbitrary<string>;
 }
+
+const embeddingModel = fc.oneof({ weight: 3, arbitrary: fc.constantFrom('rosetta/gemini-embedding-001', 'rosetta/text-embedding-3-small') }, { weight: 1, arbitrary: modelSegment });
 
 const withModel = (body: Json): Json =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && !('model' in body) ? { model: 'rosetta/gemini-2.5-flash', ...body } : body;
@@ -89,6 +95,9 @@ const POST_ROUTES: readonly PostRoute[] = [
   { name: 'POST /v1/route (Gemini bodies)', dialect: 'openai', bodies: 'gemini', path: () => '/v1/route', prepare: withModel },
   { name: 'POST /v1/route (Anthropic bodies)', dialect: 'openai', bodies: 'anthropic', path: () => '/v1/route' },
   { name: 'POST /v1/route (OpenAI bodies)', dialect: 'openai', bodies: 'openai', path: () => '/v1/route' },
+  { name: 'POST /v1/embeddings', dialect: 'openai', bodies: 'openai', body: hostileEmbeddingBody('openai-embeddings'), path: () => '/v1/embeddings' },
+  { name: 'POST /v1beta/models/{model}:embedContent', dialect: 'gemini', bodies: 'gemini', body: hostileEmbeddingBody('gemini-embed'), model: embeddingModel, path: (model) => `/v1beta/models/${model}:embedContent` },
+  { name: 'POST /v1beta/models/{model}:batchEmbedContents', dialect: 'gemini', bodies: 'gemini', body: hostileEmbeddingBody('gemini-batch-embed'), model: embeddingModel, path: (model) => `/v1beta/models/${model}:batchEmbedContents` },
 ];
 
 const GET_ROUTES: ReadonlyArray<{ name: string; dialect: Dialect; path(model: string): string }> = [
@@ -129,7 +138,7 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
   it.each(POST_ROUTES)('$name: random and mutated requests', async (route) => {
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ body: hostileBody(route.bodies), form: bodyForm, cut: fc.nat(), framing, auth, model: modelSegment, method: GEMINI_METHODS, query, extra: extraHeaders }),
+        fc.record({ body: route.body ?? hostileBody(route.bodies), form: bodyForm, cut: fc.nat(), framing, auth, model: route.model ?? modelSegment, method: GEMINI_METHODS, query, extra: extraHeaders }),
         async (input) => {
           const headers: Record<string, string> = { ...input.extra };
           if (route.bodies === 'anthropic' && route.dialect === 'openai') headers['anthropic-version'] = '2023-06-01';
@@ -193,6 +202,8 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
       ['/v1/messages/count_tokens', { 'x-api-key': stack.key }],
       ['/v1beta/models/rosetta/gemini-2.5-flash:generateContent', gemini],
       ['/v1beta/models/rosetta/gemini-2.5-flash:countTokens', gemini],
+      ['/v1beta/models/rosetta/gemini-embedding-001:batchEmbedContents', gemini],
+      ['/v1/embeddings', { authorization: `Bearer ${stack.key}` }],
       ['/v1/route', { authorization: `Bearer ${stack.key}` }],
       ['/admin/keys', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }],
     ];

@@ -215,6 +215,14 @@ describe('OpenAI Responses API', () => {
     expect(received(m).at(-1)!.body['messages']).toHaveLength(3);
   });
 
+  it('counts input tokens, the stored conversation included', async () => {
+    const first = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: 'A question of some length, to be counted' });
+    const alone = await client.responses.inputTokens.count({ model: 'rosetta/gpt-4o-mini', input: 'Next' });
+    const continued = await client.responses.inputTokens.count({ model: 'rosetta/gpt-4o-mini', input: 'Next', previous_response_id: first.id });
+    expect(alone).toEqual({ object: 'response.input_tokens', input_tokens: expect.any(Number) });
+    expect(continued.input_tokens).toBeGreaterThan(alone.input_tokens + first.usage!.output_tokens);
+  });
+
   it('answers bad bodies with 400s naming the field, in OpenAI’s envelope', async () => {
     const post = (body: unknown) => fetch(`${gateway.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const cases: Array<[unknown, string]> = [

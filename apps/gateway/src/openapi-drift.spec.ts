@@ -72,8 +72,8 @@ describe('the OpenAPI document and the real routes', () => {
     const documentedMethods = documented
       .filter((d) => d.route === 'POST /v1beta/models/{path}')
       .map((d) => parseGeminiModelPath(d.path.slice('/v1beta/models/'.length).replace('{model}', 'rosetta/gemini-2.5-flash')).method);
-    expect(documentedMethods.sort()).toEqual(['countTokens', 'generateContent', 'streamGenerateContent']);
-    expect(() => parseGeminiModelPath('rosetta/gemini-2.5-flash:embedContent')).toThrow(/Unknown method/);
+    expect(documentedMethods.sort()).toEqual(['batchEmbedContents', 'countTokens', 'embedContent', 'generateContent', 'streamGenerateContent']);
+    expect(() => parseGeminiModelPath('rosetta/gemini-2.5-flash:predict')).toThrow(/Unknown method/);
   });
 
   it('is OpenAPI 3.1 with the interface version, and every operation has a summary, a tag and responses', () => {

@@ -29,3 +29,6 @@ export { SIMULATED_MODELS, openAiProtocol } from './protocols/openai';
 export { anthropicProtocol } from './protocols/anthropic';
 export { geminiProtocol } from './protocols/gemini';
 export { GARBAGE_TEXT } from './fault-injection';
+export { openAiEmbeddingsProtocol } from './protocols/openai-embeddings';
+export { geminiEmbeddingsProtocol } from './protocols/gemini-embeddings';
+export { DEFAULT_DIMENSIONS, acceptsDimensions, embeddingInputTokens, float32Base64, nativeDimensions, simulatedEmbedding, type EmbeddingFlavour, type EmbeddingSpec } from './embedding-vectors';

@@ -5,7 +5,9 @@ import { BodyTooLargeError, flattenHeaders, parseJson, randomId, readBody, sendJ
 import { parseScript } from './parse-sim-reply';
 import { anthropicProtocol } from './protocols/anthropic';
 import { geminiProtocol } from './protocols/gemini';
+import { geminiEmbeddingsProtocol } from './protocols/gemini-embeddings';
 import { openAiProtocol } from './protocols/openai';
+import { openAiEmbeddingsProtocol } from './protocols/openai-embeddings';
 import { responsesProtocol } from './protocols/responses';
 import type { ProtocolModule, SimExchange, SimSettings } from './protocols/protocol-module';
 import { planReply, type Script } from './reply-plan';
@@ -41,7 +43,7 @@ export interface RunningSimulator {
 }
 
 /** Every protocol module the server dispatches to, asked in order. */
-const PROTOCOLS: readonly ProtocolModule[] = [responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol];
+const PROTOCOLS: readonly ProtocolModule[] = [responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol, openAiEmbeddingsProtocol, geminiEmbeddingsProtocol];
 
 interface ServerDeps {
   settings: SimSettings;

@@ -60,7 +60,7 @@ export class AdminRegistryController {
   private present(p: ResolvedProvider): Record<string, unknown> {
     const endpoints = this.registry
       .list()
-      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, upstream_model: e.upstreamModel, disabled: e.disabled })));
+      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, kind: m.kind, upstream_model: e.upstreamModel, disabled: e.disabled })));
     return {
       slug: p.slug,
       protocol: p.protocol,

@@ -10,3 +10,4 @@ export * from './response';
 export * from './stream-event';
 export * from './gateway-error';
 export * from './warning';
+export * from './embedding';

@@ -27,25 +27,30 @@ export class ChatEndpoints {
 
   /** A chat call; `path` carries the model and streaming where the route's path names them. */
   async serve(dialect: ClientDialect, req: GatewayHttpRequest, res: GatewayHttpResponse, path: { model?: string; stream?: boolean } = {}): Promise<void> {
-    const input = this.input(req, path);
-    if (dialect.storage && req.apiKey) {
-      // Only dialects that keep answers (the Responses API) read the database on this path, and
-      // only when the body continues from stored answers.
-      const owner = req.apiKey.id;
-      input.stored = await this.answers.load(dialect.storage.references(req.body), owner);
-      input.keep = (answer) => this.answers.keep(answer, owner, dialect.id);
-    }
+    const input = await this.withStored(dialect, req, this.input(req, path));
     const exchange = dialect.decodeChat(input);
     for (const [name, value] of Object.entries(exchange.headers ?? {})) res.setHeader(name, value);
     await serveChat(this.chat, req, res, dialect.id, exchange);
   }
 
   /** `count_tokens`: an estimate from a real tokenizer; the model id is checked like any request's. */
-  countTokens(dialect: ClientDialect, req: GatewayHttpRequest, path: { model?: string } = {}): unknown {
+  async countTokens(dialect: ClientDialect, req: GatewayHttpRequest, path: { model?: string } = {}): Promise<unknown> {
     if (!dialect.decodeCountTokens) throw new Error(`dialect ${dialect.id} declares a count_tokens route without decodeCountTokens`);
-    const { request, encode } = dialect.decodeCountTokens(this.input(req, path));
+    const { request, encode } = dialect.decodeCountTokens(await this.withStored(dialect, req, this.input(req, path)));
     this.routing.resolveModels(request);
     return encode(estimatePromptTokens(request));
+  }
+
+  /**
+   * Only dialects that keep answers (the Responses API) read the database on this path, and only
+   * when the body continues from stored answers: what it refers to, for the caller's key.
+   */
+  private async withStored(dialect: ClientDialect, req: GatewayHttpRequest, input: ChatInput): Promise<ChatInput> {
+    if (!dialect.storage || !req.apiKey) return input;
+    const owner = req.apiKey.id;
+    input.stored = await this.answers.load(dialect.storage.references(req.body), owner);
+    input.keep = (answer) => this.answers.keep(answer, owner, dialect.id);
+    return input;
   }
 
   private input(req: GatewayHttpRequest, path: { model?: string; stream?: boolean }): ChatInput {

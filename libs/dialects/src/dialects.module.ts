@@ -6,6 +6,7 @@ import { BudgetModule, RateLimitModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
 import { RoutingModule } from '@rosetta/routing';
 import { ChatEndpoints } from './chat-endpoints.service';
+import { EmbeddingEndpoints } from './embedding-endpoints.service';
 import { DialectExceptionFilter } from './common/dialect-exception.filter';
 import { DataPlaneHandlers } from './data-plane/data-plane-handlers.service';
 import { DataPlane } from './data-plane/data-plane.service';
@@ -19,7 +20,7 @@ import { RouteEndpoint } from './route/route-endpoint.service';
  */
 @Module({
   imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule, ConversationsModule],
-  providers: [ChatEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
+  providers: [ChatEndpoints, EmbeddingEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
   exports: [DataPlane],
 })
 export class DialectsModule {}

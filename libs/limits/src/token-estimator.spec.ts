@@ -1,5 +1,5 @@
 import * as tokenizer from 'gpt-tokenizer';
-import { countTokensBounded, estimatePromptTokens, EXACT_CHAR_BUDGET, MAX_RUN } from './token-estimator';
+import { countTokensBounded, estimateEmbeddingTokens, estimatePromptTokens, EXACT_CHAR_BUDGET, MAX_RUN } from './token-estimator';
 
 // The real tokenizer, watched: what it is handed is how much work a request can cause.
 jest.mock('gpt-tokenizer', () => {
@@ -78,5 +78,22 @@ describe('countTokensBounded', () => {
       const real = exact(text);
       expect(Math.abs(countTokensBounded(text) - real) / real).toBeLessThan(0.1);
     }
+  });
+});
+
+describe('estimateEmbeddingTokens', () => {
+  it('adds up text and token-id inputs, and names the largest', () => {
+    const inputs = [{ type: 'text' as const, text: 'hello world' }, { type: 'tokens' as const, tokens: [1, 2, 3, 4, 5] }, { type: 'text' as const, text: 'hi' }];
+    expect(estimateEmbeddingTokens(inputs)).toEqual({ total: exact('hello world') + 5 + exact('hi'), largest: 5 });
+  });
+
+  it('tokenises one budget for the whole request, however many inputs it has', () => {
+    const inputs = Array.from({ length: 2048 }, (_, i) => ({ type: 'text' as const, text: `input number ${i} `.repeat(40) }));
+    const { total, largest } = estimateEmbeddingTokens(inputs);
+    const handed = counted.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+    expect(handed).toBeLessThanOrEqual(EXACT_CHAR_BUDGET);
+    const real = inputs.reduce((sum, input) => sum + exact(input.text), 0);
+    expect(Math.abs(total - real) / real).toBeLessThan(0.05);
+    expect(largest).toBeGreaterThan(100);
   });
 });

@@ -1,4 +1,4 @@
-import type { CanonicalRequest, ContentPart, Message } from '@rosetta/canonical';
+import type { CanonicalRequest, ContentPart, EmbeddingInput, Message } from '@rosetta/canonical';
 import { countTokens } from 'gpt-tokenizer';
 
 /**
@@ -129,4 +129,21 @@ export function estimatePromptTokens(request: Pick<CanonicalRequest, 'messages' 
   for (const message of request.messages) addMessage(tally, message);
   if (request.tools?.length) tally.text(JSON.stringify(request.tools));
   return tally.total();
+}
+
+/**
+ * An embeddings request's input tokens: the sum (what it reserves and, when the upstream reports
+ * none, what it is charged) and the largest single input (what an endpoint's input limit is held
+ * to). One tally for the whole request, so the work stays bounded however many inputs it has.
+ */
+export function estimateEmbeddingTokens(inputs: readonly EmbeddingInput[]): { total: number; largest: number } {
+  const tally = new TokenTally();
+  let largest = 0;
+  for (const input of inputs) {
+    const before = tally.total();
+    if (input.type === 'tokens') tally.add(input.tokens.length);
+    else tally.text(input.text);
+    largest = Math.max(largest, tally.total() - before);
+  }
+  return { total: tally.total(), largest };
 }

@@ -1,6 +1,8 @@
+import { GatewayError } from '@rosetta/canonical';
 import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { embedOverProtocol } from './embed-call';
 import type { HttpTransport } from './http-transport';
-import type { AdapterCompletion, AdapterStream, ProviderAdapter, UpstreamCall } from './provider-adapter';
+import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapter, UpstreamCall, UpstreamEmbeddingCall } from './provider-adapter';
 import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured } from './upstream-call';
 
 /**
@@ -27,6 +29,13 @@ export class ProtocolAdapter implements ProviderAdapter {
     const { value: body, warnings } = this.body(call, true);
     const upstream = await this.post(call, body, true);
     return { events: decodeChunks(this.descriptor.parseStream(upstream.body), this.descriptor.streamDecoder(), [call.target.apiKey]), warnings };
+  }
+
+  embed(call: UpstreamEmbeddingCall): Promise<AdapterEmbedding> {
+    const part = this.descriptor.embeddings;
+    // The registry never routes an embedding model to such a protocol; this is the last guard.
+    if (!part) throw new GatewayError('api_error', `The '${this.protocol}' protocol has no embeddings`, { local: true });
+    return embedOverProtocol(this.transport, part, this.descriptor.parseError, call);
   }
 
   private body(call: UpstreamCall, stream: boolean) {

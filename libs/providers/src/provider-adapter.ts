@@ -1,5 +1,5 @@
 import type { AbortWatch } from './abort-line';
-import type { CanonicalRequest, CanonicalResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, EmbeddingRequest, EmbeddingResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 export interface UpstreamTimeoutsMs {
   connectMs: number;
@@ -24,6 +24,9 @@ export interface UpstreamTarget {
   reasoning?: boolean;
   /** Set when the client asked for more output than this endpoint can give: clamp to it. */
   outputTokenCap?: number;
+  /** Embedding endpoints: the vector size the upstream gives, and whether it takes a smaller one. */
+  dimensions?: number;
+  customDimensions?: boolean;
   timeouts: UpstreamTimeoutsMs;
   /** Extra headers to forward (e.g. anthropic-beta). */
   headers?: Record<string, string>;
@@ -31,14 +34,27 @@ export interface UpstreamTarget {
   dispatcher?: import('undici').Dispatcher;
 }
 
-export interface UpstreamCall {
-  request: CanonicalRequest;
+/** One upstream attempt, whatever it asks: where to, its abort signal, its ids. */
+export interface UpstreamLeg {
   target: UpstreamTarget;
   /** Aborted when the client goes away or the total time-out passes. */
   signal: AbortWatch;
   requestId: string;
   /** W3C trace context of the attempt's span (`traceparent`, `tracestate`), sent upstream; only when tracing is on. */
   traceHeaders?: Readonly<Record<string, string>>;
+}
+
+export interface UpstreamCall extends UpstreamLeg {
+  request: CanonicalRequest;
+}
+
+export interface UpstreamEmbeddingCall extends UpstreamLeg {
+  request: EmbeddingRequest;
+}
+
+export interface AdapterEmbedding {
+  response: EmbeddingResponse;
+  warnings: TranslationWarning[];
 }
 
 export interface AdapterCompletion {
@@ -61,6 +77,8 @@ export interface ProviderAdapter {
   readonly protocol: UpstreamProtocolId;
   complete(call: UpstreamCall): Promise<AdapterCompletion>;
   stream(call: UpstreamCall): Promise<AdapterStream>;
+  /** Embeddings, for protocols that have them (the registry never routes an embedding model elsewhere). */
+  embed?(call: UpstreamEmbeddingCall): Promise<AdapterEmbedding>;
 }
 
 export const PROVIDER_ADAPTERS = Symbol('PROVIDER_ADAPTERS');

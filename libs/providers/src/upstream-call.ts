@@ -1,6 +1,6 @@
 import { GatewayError, type CanonicalRequest, type StreamEvent, type TranslationWarning } from '@rosetta/canonical';
 import type { HttpTransport, UpstreamResponse } from './http-transport';
-import type { UpstreamCall } from './provider-adapter';
+import type { UpstreamLeg } from './provider-adapter';
 import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
 
 /**
@@ -10,7 +10,7 @@ import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './u
  */
 export async function postToUpstream(
   transport: HttpTransport,
-  call: UpstreamCall,
+  call: UpstreamLeg,
   url: string,
   headers: Record<string, string>,
   body: unknown,
@@ -70,7 +70,7 @@ function sanitizeErrorEvent(error: GatewayError, secrets: readonly string[]): St
  * With `provider_require_parameters`, an upstream that would have to drop a feature is refused
  * before it is called. Retryable: another endpoint in the plan may honour everything.
  */
-export function requireHonoured<T>(request: CanonicalRequest, converted: { value: T; warnings: TranslationWarning[] }): { value: T; warnings: TranslationWarning[] } {
+export function requireHonoured<T>(request: Pick<CanonicalRequest, 'routing'>, converted: { value: T; warnings: TranslationWarning[] }): { value: T; warnings: TranslationWarning[] } {
   if (request.routing.requireParameters && converted.warnings.length > 0) {
     const features = [...new Set(converted.warnings.map((w) => w.feature))].join(', ');
     throw new GatewayError('invalid_request_error', `provider_require_parameters is set and the chosen upstream cannot honour: ${features}`, {

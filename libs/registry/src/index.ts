@@ -9,3 +9,4 @@ export * from './registry.module';
 export * from './model-record';
 export * from './endpoint-health.port';
 export * from './models-endpoint.service';
+export * from './endpoint-kind';

@@ -28,6 +28,7 @@ export function toModelList(models: readonly RegistryModel[]): Record<string, un
 const BASE_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'response_format', 'seed'];
 
 function supportedParameters(model: RegistryModel): string[] {
+  if (model.kind === 'embedding') return ['encoding_format', 'user', ...(model.endpoints.some((e) => e.customDimensions) ? ['dimensions'] : [])];
   const params = new Set(BASE_PARAMETERS);
   if (model.endpoints.some((e) => e.supportsTools)) ['tools', 'tool_choice', 'parallel_tool_calls'].forEach((p) => params.add(p));
   if (model.endpoints.some((e) => e.supportsReasoning)) ['reasoning', 'include_reasoning'].forEach((p) => params.add(p));
@@ -42,6 +43,7 @@ export function toModelRecord(model: RegistryModel, lookup: Lookup): Record<stri
   const endpoints = model.endpoints;
   const top = [...endpoints].sort((a, b) => b.contextLength - a.contextLength)[0];
   const vision = endpoints.some((e) => e.supportsVision);
+  const embedding = model.kind === 'embedding';
   return {
     id: model.numericId,
     model_name: model.id,
@@ -51,17 +53,18 @@ export function toModelRecord(model: RegistryModel, lookup: Lookup): Record<stri
     context_length: top?.contextLength ?? 0,
     created_at: model.createdAt,
     last_updated: model.updatedAt,
+    kind: model.kind,
     architecture: {
-      instruct_type: 'chat',
-      modality: vision ? 'text+image->text' : 'text->text',
+      instruct_type: embedding ? null : 'chat',
+      modality: embedding ? 'text->embeddings' : vision ? 'text+image->text' : 'text->text',
       tokenizer: model.author,
       modalities: [
         { modality_type: 'input', modality_value: 'text' },
         ...(vision ? [{ modality_type: 'input', modality_value: 'image' }] : []),
-        { modality_type: 'output', modality_value: 'text' },
+        { modality_type: 'output', modality_value: embedding ? 'embeddings' : 'text' },
       ],
     },
-    default_parameters: { parameters: { temperature: 1, top_p: 1, max_tokens: top?.maxCompletionTokens ?? null } },
+    default_parameters: { parameters: embedding ? { dimensions: top?.dimensions ?? null } : { temperature: 1, top_p: 1, max_tokens: top?.maxCompletionTokens ?? null } },
     pricing: {
       prompt_cost: top?.pricing.prompt ?? '0',
       completion_cost: top?.pricing.completion ?? '0',
@@ -70,13 +73,13 @@ export function toModelRecord(model: RegistryModel, lookup: Lookup): Record<stri
       internal_reasoning_cost: top?.pricing.completion ?? '0',
       web_search_cost: '0',
     },
-    providers: endpoints.map((e) => providerEntry(e, lookup)),
+    providers: endpoints.map((e) => providerEntry(e, lookup, embedding)),
     supported_parameters: supportedParameters(model).map((parameter_name) => ({ parameter_name })),
-    top_provider: { context_length: top?.contextLength ?? 0, is_moderated: 'false', max_completion_tokens: top?.maxCompletionTokens ?? null },
+    top_provider: { context_length: top?.contextLength ?? 0, is_moderated: 'false', max_completion_tokens: embedding ? null : (top?.maxCompletionTokens ?? null) },
   };
 }
 
-function providerEntry(e: RegistryModel['endpoints'][number], lookup: Lookup): Record<string, unknown> {
+function providerEntry(e: RegistryModel['endpoints'][number], lookup: Lookup, embedding: boolean): Record<string, unknown> {
   const provider = lookup.provider(e.provider);
   const health = lookup.health(`${e.provider}/${e.upstreamModel}`);
   const disabled = e.disabled || provider?.disabled;
@@ -90,8 +93,9 @@ function providerEntry(e: RegistryModel['endpoints'][number], lookup: Lookup): R
     supports_implicit_caching: String(e.pricing.input_cache_read !== undefined && e.provider !== 'anthropic'),
     uptime_last_30m: health.uptime === null ? null : health.uptime.toFixed(2),
     context_length: e.contextLength,
-    max_completion_tokens: e.maxCompletionTokens,
+    max_completion_tokens: embedding ? null : e.maxCompletionTokens,
     max_prompt_tokens: e.contextLength,
+    ...(embedding ? { dimensions: e.dimensions, custom_dimensions: e.customDimensions } : {}),
     status: disabled ? 3 : !provider?.configured ? 2 : health.status,
     pricing: {
       prompt_cost: e.pricing.prompt,

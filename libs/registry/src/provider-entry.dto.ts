@@ -15,14 +15,24 @@ export class PricingDto {
   @IsOptional() @Matches(PRICE) input_cache_write?: string;
 }
 
-/** One endpoint: a provider serving a model (ARCHITECTURE §5). */
+const KINDS = ['chat', 'embedding'];
+
+/**
+ * One endpoint: a provider serving a model (ARCHITECTURE §5). An embedding model's endpoint
+ * (`kind: embedding`, or an endpoint of a model that already is one) gives its input limit as
+ * `context_length`, its vector size as `dimensions`, and `custom_dimensions: true` when the upstream
+ * takes a smaller size; it has no `max_completion_tokens`, which every chat endpoint needs.
+ */
 export class EndpointEntryDto {
   /** The public id (`rosetta/gpt-4o-mini`) or the bare name. */
   @IsString() model!: string;
   @IsString() upstream_model!: string;
+  @IsOptional() @IsIn(KINDS, { message: 'kind must be chat or embedding' }) kind?: 'chat' | 'embedding';
   @IsOptional() @IsIn(['int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown']) quantization?: string;
   @IsInt() @Min(1) context_length!: number;
-  @IsInt() @Min(1) max_completion_tokens!: number;
+  @IsOptional() @IsInt() @Min(1) max_completion_tokens?: number;
+  @IsOptional() @IsInt() @Min(1) dimensions?: number;
+  @IsOptional() @IsBoolean() custom_dimensions?: boolean;
   @IsDefined() @ValidateNested() @Type(() => PricingDto) pricing!: PricingDto;
   @IsOptional() @IsBoolean() tools?: boolean;
   @IsOptional() @IsBoolean() vision?: boolean;
@@ -55,5 +65,7 @@ export class ModelEntryDto {
   @IsOptional() @IsString() description?: string;
   @IsOptional() @IsString() created_at?: string;
   @IsOptional() @IsBoolean() distillable?: boolean;
+  /** `chat` (the default for a new model) or `embedding`; absent on an existing model: unchanged. */
+  @IsOptional() @IsIn(KINDS, { message: 'kind must be chat or embedding' }) kind?: 'chat' | 'embedding';
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => EndpointEntryDto) endpoints?: EndpointEntryDto[];
 }

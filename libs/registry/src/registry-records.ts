@@ -34,9 +34,16 @@ export interface EndpointRecord {
   supportsVision: boolean;
   supportsReasoning: boolean;
   pricing: EndpointPricing;
+  /** Embedding endpoints: the vector size the upstream model gives (null: unknown). */
+  dimensions: number | null;
+  /** Embedding endpoints: whether the upstream takes a smaller size (`dimensions` / `outputDimensionality`). */
+  customDimensions: boolean;
   disabled: boolean;
   source: RegistrySource;
 }
+
+/** What a model does: chat (every dialect's chat routes) or embeddings (`/v1/embeddings`, `:embedContent`). */
+export type ModelKind = 'chat' | 'embedding';
 
 export interface ModelRecord {
   /** The database id, the model record's integer `id`. */
@@ -47,6 +54,7 @@ export interface ModelRecord {
   author: string;
   description: string;
   distillable: boolean;
+  kind: ModelKind;
   source: RegistrySource;
   createdAt: Date;
   updatedAt: Date;

@@ -4,7 +4,9 @@ import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { ROSETTA_CONFIG, SECRET_BOX, type RosettaConfig, type SecretBox } from '@rosetta/platform';
 import type { EndpointEntryDto, ModelEntryDto, ProviderEntryDto } from './provider-entry.dto';
 import type { RegistrySource } from './registry.entities';
-import { RegistryRepository } from './registry.repository';
+import { checkEndpointKind } from './endpoint-kind';
+import type { ModelKind } from './registry-records';
+import { RegistryRepository, type EndpointUpsert } from './registry.repository';
 
 /** Applies catalog, file and admin entries to the database, then tells every replica to reload. */
 @Injectable()
@@ -25,6 +27,15 @@ export class RegistryWriterService {
         'api_key',
       );
     }
+    // Every endpoint is checked before anything is written: a refused entry changes nothing.
+    const endpoints: Array<{ name: string; kind: ModelKind; endpoint: EndpointEntryDto }> = [];
+    for (const endpoint of entry.endpoints ?? []) {
+      const name = this.bareName(endpoint.model);
+      const existing = await this.repository.modelKind(name);
+      const kind = endpoint.kind ?? existing ?? 'chat';
+      checkEndpointKind({ provider: entry.slug, protocol: entry.protocol, model: this.publicId(name), kind, existing, endpoint });
+      endpoints.push({ name, kind, endpoint });
+    }
     await this.repository.upsertProvider({
       slug: entry.slug,
       protocol: entry.protocol as UpstreamProtocolId,
@@ -37,26 +48,39 @@ export class RegistryWriterService {
       disabled: entry.disabled ?? false,
       source,
     });
-    for (const endpoint of entry.endpoints ?? []) {
-      const modelId = await this.repository.ensureModel(this.bareName(endpoint.model), entry.slug, source);
-      await this.repository.upsertEndpoint(modelId, this.toEndpoint(entry.slug, endpoint, source));
+    for (const { name, kind, endpoint } of endpoints) {
+      const modelId = await this.repository.ensureModel(name, entry.slug, source, kind);
+      await this.repository.upsertEndpoint(modelId, this.toEndpoint(entry.slug, endpoint, kind, source));
     }
   }
 
   async applyModel(entry: ModelEntryDto, source: RegistrySource): Promise<number> {
+    const name = this.bareName(entry.name);
+    const existing = await this.repository.modelKind(name);
+    if (existing !== undefined && entry.kind !== undefined && entry.kind !== existing) {
+      // Its endpoints were written for the other kind (an embedding endpoint has no output limit).
+      throw GatewayError.invalidRequest(`'${this.publicId(name)}' is ${existing === 'embedding' ? 'an embedding' : 'a chat'} model; a model's kind cannot change`, 'kind');
+    }
+    const kind = entry.kind ?? existing ?? 'chat';
+    const endpoints: Array<{ provider: string; endpoint: EndpointEntryDto }> = [];
+    for (const endpoint of entry.endpoints ?? []) {
+      const provider = (endpoint as EndpointEntryDto & { provider?: string }).provider;
+      if (!provider) continue;
+      const protocol = (await this.repository.providerProtocol(provider)) ?? '';
+      checkEndpointKind({ provider, protocol, model: this.publicId(name), kind, existing: kind, endpoint });
+      endpoints.push({ provider, endpoint });
+    }
     const id = await this.repository.upsertModel({
-      name: this.bareName(entry.name),
+      name,
       displayName: entry.display_name,
       author: entry.author,
       description: entry.description ?? '',
       distillable: entry.distillable ?? false,
+      kind: entry.kind,
       source,
       createdAt: entry.created_at ? new Date(entry.created_at) : undefined,
     });
-    for (const endpoint of entry.endpoints ?? []) {
-      const provider = (endpoint as EndpointEntryDto & { provider?: string }).provider;
-      if (provider) await this.repository.upsertEndpoint(id, this.toEndpoint(provider, endpoint, source));
-    }
+    for (const { provider, endpoint } of endpoints) await this.repository.upsertEndpoint(id, this.toEndpoint(provider, endpoint, kind, source));
     return id;
   }
 
@@ -75,17 +99,25 @@ export class RegistryWriterService {
     return model.startsWith(prefix) ? model.slice(prefix.length) : model;
   }
 
-  private toEndpoint(provider: string, e: EndpointEntryDto, source: RegistrySource) {
+  private publicId(name: string): string {
+    return `${this.config.modelNamespace}/${name}`;
+  }
+
+  private toEndpoint(provider: string, e: EndpointEntryDto, kind: ModelKind, source: RegistrySource): EndpointUpsert {
+    const embedding = kind === 'embedding';
     return {
       provider,
       upstreamModel: e.upstream_model,
       quantization: e.quantization ?? 'unknown',
       contextLength: e.context_length,
-      maxCompletionTokens: e.max_completion_tokens,
-      supportsTools: e.tools ?? true,
+      // An embedding endpoint produces no tokens (and checkEndpointKind made chat ones give theirs).
+      maxCompletionTokens: embedding ? 0 : e.max_completion_tokens!,
+      supportsTools: embedding ? false : (e.tools ?? true),
       supportsVision: e.vision ?? false,
-      supportsReasoning: e.reasoning ?? false,
+      supportsReasoning: embedding ? false : (e.reasoning ?? false),
       pricing: { ...e.pricing },
+      dimensions: embedding ? (e.dimensions ?? null) : null,
+      customDimensions: embedding && (e.custom_dimensions ?? false),
       disabled: e.disabled ?? false,
       source,
     };

@@ -25,6 +25,7 @@ export class ModelEntity {
   @Column('text') author!: string;
   @Column('text') description!: string;
   @Column('boolean') distillable!: boolean;
+  @Column('text') kind!: string;
   @Column('text') source!: RegistrySource;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
@@ -43,6 +44,8 @@ export class EndpointEntity {
   @Column({ name: 'supports_vision', type: 'boolean' }) supportsVision!: boolean;
   @Column({ name: 'supports_reasoning', type: 'boolean' }) supportsReasoning!: boolean;
   @Column('jsonb') pricing!: Record<string, string>;
+  @Column({ type: 'integer', nullable: true }) dimensions!: number | null;
+  @Column({ name: 'custom_dimensions', type: 'boolean' }) customDimensions!: boolean;
   @Column('boolean') disabled!: boolean;
   @Column('text') source!: RegistrySource;
 }

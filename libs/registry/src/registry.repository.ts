@@ -3,10 +3,11 @@ import type { UpstreamProtocolId } from '@rosetta/canonical';
 import { APP_LOGGER, isSealed, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
 import { DataSource } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
-import type { EndpointPricing, EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
+import type { EndpointPricing, EndpointRecord, ModelKind, ModelRecord, ProviderRecord } from './registry-records';
 
 export type ProviderUpsert = Omit<ProviderRecord, 'builtin' | 'disabled'> & { builtin?: boolean; disabled?: boolean };
-export type ModelUpsert = Pick<ModelRecord, 'name' | 'displayName' | 'author' | 'description' | 'distillable' | 'source'> & { createdAt?: Date };
+/** `kind` absent: a new model is a chat model, an existing one keeps its kind. */
+export type ModelUpsert = Pick<ModelRecord, 'name' | 'displayName' | 'author' | 'description' | 'distillable' | 'source'> & { createdAt?: Date; kind?: ModelKind };
 export type EndpointUpsert = Omit<EndpointRecord, 'disabled'> & { disabled?: boolean };
 
 /**
@@ -53,43 +54,56 @@ export class RegistryRepository {
   /** Returns the model's integer id. */
   async upsertModel(m: ModelUpsert): Promise<number> {
     const rows: Array<{ id: number }> = await this.dataSource.query(
-      `INSERT INTO models (name, display_name, author, description, distillable, source, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, now()))
+      `INSERT INTO models (name, display_name, author, description, distillable, kind, source, created_at)
+       VALUES ($1, $2, $3, $4, $5, COALESCE($6, 'chat'), $7, COALESCE($8, now()))
        ON CONFLICT (name) DO UPDATE SET display_name = EXCLUDED.display_name, author = EXCLUDED.author,
-         description = EXCLUDED.description, distillable = EXCLUDED.distillable, source = EXCLUDED.source, updated_at = now()
+         description = EXCLUDED.description, distillable = EXCLUDED.distillable, kind = COALESCE($6, models.kind), source = EXCLUDED.source, updated_at = now()
        WHERE ${precedence('models')}
        RETURNING id`,
-      [m.name, m.displayName, m.author, m.description, m.distillable, m.source, m.createdAt ?? null],
+      [m.name, m.displayName, m.author, m.description, m.distillable, m.kind ?? null, m.source, m.createdAt ?? null],
     );
     if (rows[0]) return rows[0].id;
     const existing: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [m.name]);
     return existing[0]!.id;
   }
 
-  /** Creates a bare model for an endpoint that names one the catalog lacks; keeps an existing one. */
-  async ensureModel(name: string, author: string, source: RegistrySource): Promise<number> {
+  /** Creates a bare model of `kind` for an endpoint that names one the catalog lacks; keeps an existing one. */
+  async ensureModel(name: string, author: string, source: RegistrySource, kind: ModelKind): Promise<number> {
     await this.dataSource.query(
-      `INSERT INTO models (name, display_name, author, description, distillable, source) VALUES ($1, $1, $2, '', false, $3)
+      `INSERT INTO models (name, display_name, author, description, distillable, kind, source) VALUES ($1, $1, $2, '', false, $3, $4)
        ON CONFLICT (name) DO NOTHING`,
-      [name, author, source],
+      [name, author, kind, source],
     );
     const rows: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [name]);
     return rows[0]!.id;
   }
 
+  /** The kind of an existing model; undefined when there is none of that name. */
+  async modelKind(name: string): Promise<ModelKind | undefined> {
+    const rows: Array<{ kind: string }> = await this.dataSource.query('SELECT kind FROM models WHERE name = $1', [name]);
+    return rows[0] ? toKind(rows[0].kind) : undefined;
+  }
+
+  /** A provider's protocol, for checking what its endpoints may serve. */
+  async providerProtocol(slug: string): Promise<string | undefined> {
+    const rows: Array<{ protocol: string }> = await this.dataSource.query('SELECT protocol FROM providers WHERE slug = $1', [slug]);
+    return rows[0]?.protocol;
+  }
+
   async upsertEndpoint(modelId: number, e: EndpointUpsert): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO endpoints (model_id, provider, upstream_model, quantization, context_length, max_completion_tokens,
-         supports_tools, supports_vision, supports_reasoning, pricing, disabled, source)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         supports_tools, supports_vision, supports_reasoning, pricing, disabled, source, dimensions, custom_dimensions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (model_id, provider) DO UPDATE SET upstream_model = EXCLUDED.upstream_model,
          quantization = EXCLUDED.quantization, context_length = EXCLUDED.context_length,
          max_completion_tokens = EXCLUDED.max_completion_tokens, supports_tools = EXCLUDED.supports_tools,
          supports_vision = EXCLUDED.supports_vision, supports_reasoning = EXCLUDED.supports_reasoning,
-         pricing = EXCLUDED.pricing, disabled = EXCLUDED.disabled, source = EXCLUDED.source, updated_at = now()
+         pricing = EXCLUDED.pricing, disabled = EXCLUDED.disabled, source = EXCLUDED.source,
+         dimensions = EXCLUDED.dimensions, custom_dimensions = EXCLUDED.custom_dimensions, updated_at = now()
        WHERE ${precedence('endpoints')}`,
       [modelId, e.provider, e.upstreamModel, e.quantization, e.contextLength, e.maxCompletionTokens, e.supportsTools,
-        e.supportsVision, e.supportsReasoning, JSON.stringify(e.pricing), e.disabled ?? false, e.source],
+        e.supportsVision, e.supportsReasoning, JSON.stringify(e.pricing), e.disabled ?? false, e.source, e.dimensions, e.customDimensions],
     );
   }
 
@@ -176,14 +190,19 @@ function toProvider(p: ProviderEntity): ProviderRecord {
 function toModel(m: ModelEntity): Omit<ModelRecord, 'endpoints'> {
   return {
     id: m.id, name: m.name, displayName: m.displayName, author: m.author, description: m.description,
-    distillable: m.distillable, source: m.source, createdAt: m.createdAt, updatedAt: m.updatedAt,
+    distillable: m.distillable, kind: toKind(m.kind), source: m.source, createdAt: m.createdAt, updatedAt: m.updatedAt,
   };
+}
+
+function toKind(kind: string): ModelKind {
+  return kind === 'embedding' ? 'embedding' : 'chat';
 }
 
 function toEndpoint(e: EndpointEntity): EndpointRecord {
   return {
     provider: e.provider, upstreamModel: e.upstreamModel, quantization: e.quantization, contextLength: e.contextLength,
     maxCompletionTokens: e.maxCompletionTokens, supportsTools: e.supportsTools, supportsVision: e.supportsVision,
-    supportsReasoning: e.supportsReasoning, pricing: e.pricing as unknown as EndpointPricing, disabled: e.disabled, source: e.source,
+    supportsReasoning: e.supportsReasoning, pricing: e.pricing as unknown as EndpointPricing, dimensions: e.dimensions,
+    customDimensions: e.customDimensions, disabled: e.disabled, source: e.source,
   };
 }

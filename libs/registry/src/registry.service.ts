@@ -3,6 +3,7 @@ import type { UpstreamProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { AUTO_MODEL_NAME } from './catalog';
+import { protocolServes } from './endpoint-kind';
 import { modelNotFound, nearestModelId, parseModelId } from './model-id';
 import type { EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
 import { RegistryRepository } from './registry.repository';
@@ -65,6 +66,7 @@ export class RegistryService implements OnModuleInit {
     this.providersBySlug = new Map(providers.map((p) => [p.slug, this.resolveProvider(p)]));
     this.models = models.map((m) => ({
       ...m,
+      endpoints: this.servable(m),
       id: `${this.namespace}/${m.name}`,
       numericId: m.id,
       createdAt: m.createdAt.toISOString(),
@@ -86,6 +88,20 @@ export class RegistryService implements OnModuleInit {
     const found = this.byId.get(model as string);
     if (!found) throw modelNotFound(model as string, param, String(model).length <= 200 ? nearestModelId(model as string, [...this.byId.keys()]) : undefined);
     return found;
+  }
+
+  /**
+   * The endpoints that can serve the model: an embedding model's endpoint on a provider whose
+   * protocol has no embeddings (a provider whose protocol changed after the endpoint was written)
+   * is left out, loudly, rather than called with a request it cannot take.
+   */
+  private servable(model: ModelRecord): EndpointRecord[] {
+    return model.endpoints.filter((e) => {
+      const protocol = this.providersBySlug.get(e.provider)?.protocol;
+      if (protocol === undefined || protocolServes(protocol, model.kind)) return true;
+      this.logger.error({ model: `${this.namespace}/${model.name}`, provider: e.provider, protocol }, 'registry: an embedding model cannot be served over a protocol without embeddings; endpoint ignored');
+      return false;
+    });
   }
 
   /** An operator's alias (MODEL_ALIASES, off by default): a client's own default id mapped to a Rosetta model. */

@@ -26,7 +26,7 @@ export class AdmissionService {
     private readonly joint: JointAdmissionService,
   ) {}
 
-  async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
+  async admit(request: Pick<CanonicalRequest, 'maxOutputTokens'>, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
     const key = ctx.key;
     if (!key) return NOTHING;
     if (this.limits.limitsFor(key).tpm === null && this.budgets.scopesFor(key).length === 0) {

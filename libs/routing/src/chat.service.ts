@@ -111,8 +111,11 @@ export class ChatService {
     return (step.action === 'accept' ? answered.get(step.model) : undefined) ?? [...answered.values()].at(-1)!;
   }
 
-  /** Tokens and budgets before the call; the budget hold waits for the ledger row's cost. */
-  private async admit(request: CanonicalRequest, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<TokenReservation | undefined> {
+  /**
+   * Tokens and budgets before the call; the budget hold waits for the ledger row's cost (recordUsage).
+   * Embeddings are admitted here too (no output), so one place keeps the holds.
+   */
+  async admit(request: Pick<CanonicalRequest, 'maxOutputTokens'>, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<TokenReservation | undefined> {
     const admitted = await this.admission.admit(request, ctx, promptTokens, plan);
     const recordedCost = ctx.usage?.recordedCostUsd;
     if (admitted.budget && ctx.usage && recordedCost === undefined) this.holds.set(ctx.usage, admitted.budget);

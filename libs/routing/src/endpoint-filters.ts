@@ -1,4 +1,5 @@
 import type { RoutingPreferences } from '@rosetta/canonical';
+import { upstreamProtocol } from '@rosetta/protocols/upstreams';
 import type { RegistryEndpoint, RegistryModel, ResolvedProvider } from '@rosetta/registry';
 import { PROTOCOL_PARAMETERS, type RequestFeatures } from './request-features';
 
@@ -13,6 +14,8 @@ export interface Candidate {
 export interface FilterContext {
   prefs: RoutingPreferences;
   features: RequestFeatures;
+  /** An embeddings request: the vector size it asks for, and whether it sends token ids. */
+  embedding?: { dimensions?: number; tokenInputs: boolean };
   hasAdapter(protocol: string): boolean;
   isAvailable(key: string): boolean;
 }
@@ -97,6 +100,38 @@ export const ENDPOINT_FILTERS: readonly EndpointFilter[] = [
   { name: 'health', unavailable: true, describe: () => 'health (every endpoint is down or its circuit is open)', keep: (c, ctx) => ctx.isAvailable(c.key) },
 ];
 
+/**
+ * What an embeddings request needs beyond any request: an upstream that takes token ids when it
+ * sends them (Gemini takes text only), and one that gives the vector size it asks for — its own
+ * size, or a smaller one where the upstream can shorten (`custom_dimensions`).
+ */
+export const EMBEDDING_FILTERS: readonly EndpointFilter[] = [
+  ...ENDPOINT_FILTERS.filter((f) => f.name !== 'health' && f.name !== 'context_length' && f.name !== 'max_completion_tokens'),
+  {
+    name: 'input_length',
+    describe: (ctx, candidates) => `the input limit (its largest input is about ${ctx.features.promptTokens} tokens; the limit is ${Math.max(...candidates.map((c) => c.endpoint.contextLength))})`,
+    keep: (c, ctx) => ctx.features.promptTokens <= c.endpoint.contextLength,
+  },
+  {
+    name: 'input_tokens',
+    describe: () => 'token-id input (its providers take text only)',
+    keep: (c, ctx) => !ctx.embedding?.tokenInputs || upstreamProtocol(c.provider.protocol)?.embeddings?.tokenInputs === true,
+  },
+  {
+    name: 'dimensions',
+    describe: (ctx, candidates) => {
+      const sizes = [...new Set(candidates.map((c) => c.endpoint.dimensions).filter((d) => d !== null))];
+      return `dimensions / outputDimensionality (${ctx.embedding?.dimensions} requested; ${sizes.length ? `it gives ${sizes.join(' or ')}` : 'its size is unknown'}${candidates.some((c) => c.endpoint.customDimensions) ? ', or fewer' : ' and takes no other'})`;
+    },
+    keep: (c, ctx) => {
+      const wanted = ctx.embedding?.dimensions;
+      if (wanted === undefined || wanted === c.endpoint.dimensions) return true;
+      return c.endpoint.customDimensions && (c.endpoint.dimensions === null || wanted <= c.endpoint.dimensions);
+    },
+  },
+  ...ENDPOINT_FILTERS.filter((f) => f.name === 'health'),
+];
+
 function supports(c: Candidate, parameter: string): boolean {
   if (parameter === 'tools' || parameter === 'tool_choice') return c.endpoint.supportsTools;
   if (parameter === 'reasoning') return c.endpoint.supportsReasoning;
@@ -104,9 +139,9 @@ function supports(c: Candidate, parameter: string): boolean {
 }
 
 /** Applies the filters in order; reports the one that removed the last candidate, if any did. */
-export function applyFilters(candidates: Candidate[], ctx: FilterContext): { kept: Candidate[]; emptiedBy?: EndpointFilter; before?: Candidate[] } {
+export function applyFilters(candidates: Candidate[], ctx: FilterContext, filters: readonly EndpointFilter[] = ENDPOINT_FILTERS): { kept: Candidate[]; emptiedBy?: EndpointFilter; before?: Candidate[] } {
   let kept = candidates;
-  for (const filter of ENDPOINT_FILTERS) {
+  for (const filter of filters) {
     const next = kept.filter((c) => filter.keep(c, ctx));
     if (next.length === 0 && kept.length > 0) return { kept: [], emptiedBy: filter, before: kept };
     kept = next;

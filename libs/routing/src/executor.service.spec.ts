@@ -1,6 +1,6 @@
 import { GatewayError, type CanonicalRequest, type StreamEvent } from '@rosetta/canonical';
 import { loadConfig } from '@rosetta/platform';
-import { AbortLine, upstreamHttpError, upstreamTimeout, type ProviderAdapter, type UpstreamCall, type UpstreamTarget } from '@rosetta/providers';
+import { AbortLine, upstreamHttpError, upstreamTimeout, type ProviderAdapter, type UpstreamCall, type UpstreamEmbeddingCall, type UpstreamTarget } from '@rosetta/providers';
 import type { Attempt, RoutePlan } from './attempt';
 import { ClientAbortedError, ExecutorService } from './executor.service';
 import { CircuitBreakerService } from './health/circuit-breaker.service';
@@ -35,6 +35,14 @@ class FakeAdapter implements ProviderAdapter {
     this.calls.push(call);
     const events = await this.behaviours[call.target.upstreamModel]!(call);
     return { events: from(events), warnings: [] };
+  }
+
+  /** One vector per input, [index, input length], whatever the behaviour's events. */
+  async embed(call: UpstreamEmbeddingCall) {
+    this.calls.push(call as unknown as UpstreamCall);
+    await this.behaviours[call.target.upstreamModel]!(call as unknown as UpstreamCall);
+    const embeddings = call.request.inputs.map((input, i) => [i, input.type === 'text' ? input.text.length : input.tokens.length]);
+    return { response: { model: call.target.upstreamModel, embeddings }, warnings: [] };
   }
 }
 
@@ -311,5 +319,31 @@ describe('ExecutorService: retries and fallbacks, on a fake clock', () => {
     breaker.record('acme/b', true, clock.now);
     await expect(executor.complete(plan('a', 'b'), request(), context())).rejects.toMatchObject({ status: 503, type: 'overloaded_error' });
     expect(calls(adapter)).toEqual([]);
+  });
+});
+
+describe('ExecutorService: embeddings take the same attempts, retries, fallbacks and breakers', () => {
+  const embedding = { model: 'rosetta/a', inputs: [{ type: 'text' as const, text: 'abc' }], routing: {} };
+
+  it('answers with the served public model and no upstream usage of its own', async () => {
+    const { executor } = setup({ a: ok });
+    expect(await executor.embed(plan('a'), embedding, context())).toEqual({
+      response: { model: 'rosetta/a', embeddings: [[0, 3]] },
+      meta: { model: 'rosetta/a', provider: 'acme', protocol: 'openai', pricing: { prompt: '0', completion: '0' }, attempts: 1, route: undefined, warnings: [] },
+    });
+  });
+
+  it('falls back from an upstream 5xx, opening the failing circuit', async () => {
+    const { executor, breaker, adapter } = setup({ a: fail500, b: ok });
+    const outcome = await executor.embed(plan('a', 'b'), embedding, context());
+    expect([outcome.meta.model, outcome.meta.attempts]).toEqual(['rosetta/b', 2]);
+    expect(adapter.calls.map((c) => c.target.upstreamModel)).toEqual(['a', 'b']);
+    expect(breaker.state('acme/a')).toBe('open');
+  });
+
+  it("applies the caller's provider_configs key to the attempt, as for chat", async () => {
+    const { executor, adapter } = setup({ a: ok });
+    await executor.embed(plan('a'), { ...embedding, routing: { providerConfigs: { acme: { api_key: 'sk-callers-own-key' } } } }, context());
+    expect(adapter.calls[0]!.target.apiKey).toBe('sk-callers-own-key');
   });
 });

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GatewayError, type CanonicalRequest, type TranslationWarning } from '@rosetta/canonical';
+import { GatewayError, type CanonicalRequest, type EmbeddingRequest, type RoutingPreferences, type TranslationWarning } from '@rosetta/canonical';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
-import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamCall, type UpstreamTarget } from '@rosetta/providers';
+import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamLeg, type UpstreamTarget } from '@rosetta/providers';
 import { ENDPOINT_HEALTH, type EndpointHealthPort } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
 import { AttemptHealth } from './attempt-health';
 import { attemptSignal, type AttemptSignal } from './attempt-signal';
 import { ClientAbortedError, toGatewayError } from './gateway-errors';
-import type { CallContext, CompletionOutcome, ServedMeta, StreamOutcome } from './outcome';
+import type { CallContext, CompletionOutcome, EmbeddingOutcome, ServedMeta, StreamOutcome } from './outcome';
 import { applyProviderOverrides } from './provider-overrides';
 import { isEndpointFailure, isTimeout, retryDelay, sleep } from './retry-policy';
 import { holdUntilFirstEvent, relayStream } from './stream-relay';
@@ -32,9 +32,9 @@ export class ExecutorService {
   ) {}
 
   complete(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
-    return this.run(plan, request, ctx, async (attempt, call, count, lifetime, health) => {
+    return this.run(plan, request, ctx, async (attempt, leg, count, lifetime, health) => {
       const started = Date.now();
-      const { response, warnings } = await this.adapter(attempt).complete(call);
+      const { response, warnings } = await this.adapter(attempt).complete({ ...leg, request });
       ctx.trace?.answered(response);
       lifetime.release();
       health.report({ ok: true, failure: false, latencyMs: Date.now() - started, outputTokens: response.usage?.outputTokens, generationMs: Date.now() - started });
@@ -42,9 +42,24 @@ export class ExecutorService {
     });
   }
 
+  /** Embeddings: the same attempts, retries, fallbacks, breakers and time-outs as a chat completion. */
+  embed(plan: RoutePlan, request: EmbeddingRequest, ctx: CallContext): Promise<EmbeddingOutcome> {
+    return this.run(plan, { routing: request.routing, stream: false }, ctx, async (attempt, leg, count, lifetime, health) => {
+      const started = Date.now();
+      const adapter = this.adapter(attempt);
+      if (!adapter.embed) throw new GatewayError('api_error', `No embeddings for protocol '${attempt.target.protocol}'`, { local: true });
+      const { response, warnings } = await adapter.embed({ ...leg, request });
+      ctx.trace?.answered({ model: response.model, usage: response.usage });
+      lifetime.release();
+      health.report({ ok: true, failure: false, latencyMs: Date.now() - started });
+      return { response: { ...response, model: attempt.model }, meta: this.meta(plan, attempt, count, warnings) };
+    }, 'embeddings');
+  }
+
   stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
-    return this.run(plan, request, ctx, async (attempt, call, count, lifetime, health) => {
+    return this.run(plan, request, ctx, async (attempt, leg, count, lifetime, health) => {
       const startedAt = Date.now();
+      const call = { ...leg, request };
       const { events, warnings } = await this.adapter(attempt).stream(call);
       const iterator = events[Symbol.asyncIterator]();
       const held = await holdUntilFirstEvent(iterator);
@@ -72,20 +87,22 @@ export class ExecutorService {
    * leaving during a back-off — the health slot it acquired (the half-open probe) is either given
    * a verdict or released: `slot` tracks what this request holds. Calls with the caller's own key
    * or host (provider_configs) neither take a slot nor report: a tenant's key or server must not
-   * open the circuit of the operator's endpoint for everyone.
+   * open the circuit of the operator's endpoint for everyone. `job` is what the loop needs of the
+   * request whatever it asks (chat or embeddings): its routing preferences and whether it streams.
    */
   private async run<T>(
     plan: RoutePlan,
-    request: CanonicalRequest,
+    job: { routing: RoutingPreferences; stream: boolean },
     ctx: CallContext,
-    once: (attempt: Attempt, call: UpstreamCall, count: number, lifetime: AttemptSignal, health: AttemptHealth) => Promise<T>,
+    once: (attempt: Attempt, leg: UpstreamLeg, count: number, lifetime: AttemptSignal, health: AttemptHealth) => Promise<T>,
+    operation = 'chat',
   ): Promise<T> {
     let lastError: GatewayError | undefined;
     let count = 0;
     for (let index = 0; index < plan.attempts.length; index++) {
       const attempt = plan.attempts[index]!;
       const hasNext = index < plan.attempts.length - 1;
-      const target = this.watchdog(await applyProviderOverrides(attempt.target, attempt.model, request.routing, this.config.upstreamAllowHosts), request, hasNext);
+      const target = this.watchdog(await applyProviderOverrides(attempt.target, attempt.model, job.routing, this.config.upstreamAllowHosts), job.stream, hasNext);
       const health = new AttemptHealth(this.health, attempt.key, sameCredentials(attempt.target, target));
       if (!health.acquire()) continue;
       try {
@@ -96,9 +113,9 @@ export class ExecutorService {
           const lifetime = attemptSignal(ctx.signal, target.timeouts.totalMs);
           const { signal } = lifetime;
           const started = Date.now();
-          const span = ctx.trace?.attempt(attempt.model, target, count);
+          const span = ctx.trace?.attempt(attempt.model, target, count, operation);
           try {
-            return await once({ ...attempt, target }, { request, target, signal, requestId: ctx.requestId, traceHeaders: span?.headers }, count, lifetime, health);
+            return await once({ ...attempt, target }, { target, signal, requestId: ctx.requestId, traceHeaders: span?.headers }, count, lifetime, health);
           } catch (error) {
             // Translate while the attempt's signal still says why it ended (a time-out), then end it.
             const failure = ctx.signal.aborted ? undefined : toGatewayError(error, signal);
@@ -122,9 +139,9 @@ export class ExecutorService {
   }
 
   /** A streamed attempt with another candidate behind it gives up on a silent upstream sooner. */
-  private watchdog(target: UpstreamTarget, request: CanonicalRequest, hasNext: boolean): UpstreamTarget {
+  private watchdog(target: UpstreamTarget, stream: boolean, hasNext: boolean): UpstreamTarget {
     const { fallbackFirstByteMs, firstByteMs } = target.timeouts;
-    if (!request.stream || !hasNext || !fallbackFirstByteMs || fallbackFirstByteMs >= firstByteMs) return target;
+    if (!stream || !hasNext || !fallbackFirstByteMs || fallbackFirstByteMs >= firstByteMs) return target;
     return { ...target, timeouts: { ...target.timeouts, firstByteMs: fallbackFirstByteMs } };
   }
 

@@ -6,6 +6,7 @@ export * from './request-features';
 export * from './routing.service';
 export * from './executor.service';
 export * from './chat.service';
+export * from './embedding.service';
 export * from './admission.service';
 export * from './routing.module';
 export * from './health';

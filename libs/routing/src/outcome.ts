@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
-import type { CanonicalResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalResponse, EmbeddingResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 import type { LimitState } from '@rosetta/limits';
 import type { RequestSpan } from '@rosetta/platform';
 import type { AbortWatch } from '@rosetta/providers';
@@ -22,6 +22,11 @@ export interface ServedMeta {
 
 export interface CompletionOutcome {
   response: CanonicalResponse;
+  meta: ServedMeta;
+}
+
+export interface EmbeddingOutcome {
+  response: EmbeddingResponse;
   meta: ServedMeta;
 }
 

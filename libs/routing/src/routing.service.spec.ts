@@ -1,4 +1,4 @@
-import type { CanonicalRequest } from '@rosetta/canonical';
+import type { CanonicalRequest, EmbeddingRequest } from '@rosetta/canonical';
 import { LocalInvalidationBus } from '@rosetta/persistence';
 import { loadConfig, type AppLogger } from '@rosetta/platform';
 import type { ProviderAdapter } from '@rosetta/providers';
@@ -15,7 +15,7 @@ import { RoutingService } from './routing.service';
 const clock = { now: 1_700_000_000_000 };
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AppLogger;
 
-function provider(slug: string, protocol: 'openai' | 'anthropic' = 'openai'): ProviderRecord {
+function provider(slug: string, protocol: 'openai' | 'anthropic' | 'gemini' = 'openai'): ProviderRecord {
   return { slug, protocol, baseUrl: `https://${slug}.example/v1`, apiKeyEnv: null, apiKey: `key-${slug}-000000`, dataCollection: 'allow', zdr: false, builtin: false, disabled: false, source: 'admin' };
 }
 
@@ -30,14 +30,16 @@ function endpoint(providerSlug: string, upstreamModel: string, price: number, ex
     supportsVision: false,
     supportsReasoning: false,
     pricing: { prompt: String(price), completion: String(price * 4) },
+    dimensions: null,
+    customDimensions: false,
     disabled: false,
     source: 'admin',
     ...extra,
   };
 }
 
-function model(id: number, name: string, endpoints: EndpointRecord[]): ModelRecord {
-  return { id, name, displayName: name, author: 'test', description: '', distillable: false, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
+function model(id: number, name: string, endpoints: EndpointRecord[], kind: ModelRecord['kind'] = 'chat'): ModelRecord {
+  return { id, name, displayName: name, author: 'test', description: '', distillable: false, kind, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
 }
 
 /**
@@ -46,13 +48,17 @@ function model(id: number, name: string, endpoints: EndpointRecord[]): ModelReco
  */
 async function setup({ toolless = false }: { toolless?: boolean } = {}) {
   const config = loadConfig({});
-  const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic')];
+  const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic'), provider('gem', 'gemini')];
   const tools = { supportsTools: !toolless };
+  const embedding = { maxCompletionTokens: 0, supportsTools: false, customDimensions: true, dimensions: 1536 };
   const models = [
     model(1, 'auto', []),
     model(2, 'small', [endpoint('alpha', 'small-a', 1e-7, tools), endpoint('beta', 'small-b', 2e-7)]),
     model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000, ...tools })]),
     model(4, 'tiny-window', [endpoint('alpha', 'tiny', 1e-8, { contextLength: 100 })]),
+    model(5, 'embed', [endpoint('alpha', 'te3s', 2e-8, { ...embedding, contextLength: 8191 }), endpoint('gem', 'ge1', 1.5e-7, { ...embedding, contextLength: 2048 })], 'embedding'),
+    model(6, 'embed-fixed', [endpoint('beta', 'ada', 1e-7, { ...embedding, customDimensions: false })], 'embedding'),
+    model(7, 'embed-on-anthropic', [endpoint('gamma', 'nothing', 1e-7, embedding)], 'embedding'),
   ];
   const repository = { load: async () => ({ providers, models }) } as unknown as RegistryRepository;
   const seeder = { seed: async () => undefined } as unknown as RegistrySeederService;
@@ -61,10 +67,10 @@ async function setup({ toolless = false }: { toolless?: boolean } = {}) {
   const breaker = new CircuitBreakerService({ consecutiveFailures: 1, cooldownMs: 1_000, clock: () => clock.now });
   const stats = new EndpointHealthService(null, breaker, logger, { clock: () => clock.now, autoStart: false });
   const health = new LiveEndpointHealth(stats, breaker, registry);
-  const adapters = new Map<string, ProviderAdapter>([['openai', {} as ProviderAdapter], ['anthropic', {} as ProviderAdapter]]);
+  const adapters = new Map<string, ProviderAdapter>([['openai', {} as ProviderAdapter], ['anthropic', {} as ProviderAdapter], ['gemini', {} as ProviderAdapter]]);
   const mixture = new MixtureService(config, logger);
   mixture.onModuleInit();
-  return { routing: new RoutingService(registry, adapters, health, config, mixture), breaker };
+  return { routing: new RoutingService(registry, adapters, health, config, mixture), breaker, registry };
 }
 
 function request(modelId: string, extra: Partial<CanonicalRequest> = {}, routing: CanonicalRequest['routing'] = {}): CanonicalRequest {
@@ -155,5 +161,69 @@ describe('RoutingService', () => {
     expect(() => routing.plan(request('rosetta/large', tools))).toThrow(
       expect.objectContaining({ status: 400, param: 'tools', message: "No endpoint of 'rosetta/large' satisfies tool support (the request has tools)" }),
     );
+  });
+
+  describe('embedding models', () => {
+    const embed = (model: string, extra: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model, inputs: [{ type: 'text', text: 'hello' }], routing: {}, ...extra });
+    const small = { largestInputTokens: 2 };
+
+    it('plans an embedding model over every protocol that embeds, with its vector size on the target', async () => {
+      const { routing } = await setup();
+      const plan = routing.planEmbedding(embed('rosetta/embed', { routing: { order: ['gem'] } }), small);
+      expect(route(plan.attempts)).toEqual(['rosetta/embed@gem', 'rosetta/embed@alpha']);
+      expect(plan.attempts.map((a) => [a.target.dimensions, a.target.customDimensions, a.target.maxCompletionTokens])).toEqual([[1536, true, 0], [1536, true, 0]]);
+    });
+
+    it('never serves an embedding model over a protocol without embeddings (Anthropic): the registry drops the endpoint', async () => {
+      const { registry, routing } = await setup();
+      expect(registry.find('rosetta/embed-on-anthropic')!.endpoints).toEqual([]);
+      expect(() => routing.planEmbedding(embed('rosetta/embed-on-anthropic'), small)).toThrow(expect.objectContaining({ status: 503, type: 'overloaded_error' }));
+    });
+
+    it('sends token ids only where the protocol takes them, and says so when nothing does', async () => {
+      const { routing } = await setup();
+      const tokens = embed('rosetta/embed', { inputs: [{ type: 'tokens', tokens: [1, 2] }] });
+      expect(route(routing.planEmbedding(tokens, small).attempts)).toEqual(['rosetta/embed@alpha']);
+      expect(() => routing.planEmbedding({ ...tokens, routing: { only: ['gem'] } }, small)).toThrow(
+        expect.objectContaining({ status: 400, param: 'input', message: "No endpoint of 'rosetta/embed' satisfies token-id input (its providers take text only)" }),
+      );
+    });
+
+    it('gives a smaller size only where the upstream shortens, and the own size everywhere', async () => {
+      const { routing } = await setup();
+      expect(route(routing.planEmbedding(embed('rosetta/embed-fixed', { dimensions: 1536 }), small).attempts)).toEqual(['rosetta/embed-fixed@beta']);
+      expect(() => routing.planEmbedding(embed('rosetta/embed-fixed', { dimensions: 256 }), small)).toThrow(
+        expect.objectContaining({ status: 400, param: 'dimensions', message: "No endpoint of 'rosetta/embed-fixed' satisfies dimensions / outputDimensionality (256 requested; it gives 1536 and takes no other)" }),
+      );
+      expect(() => routing.planEmbedding(embed('rosetta/embed', { dimensions: 2000 }), small)).toThrow(expect.objectContaining({ status: 400, param: 'dimensions' }));
+    });
+
+    it('holds the largest input to each endpoint\'s input limit', async () => {
+      const { routing } = await setup();
+      expect(route(routing.planEmbedding(embed('rosetta/embed'), { largestInputTokens: 3_000 }).attempts)).toEqual(['rosetta/embed@alpha']);
+      expect(() => routing.planEmbedding(embed('rosetta/embed'), { largestInputTokens: 9_000 })).toThrow(
+        expect.objectContaining({ status: 400, param: 'input', message: "No endpoint of 'rosetta/embed' satisfies the input limit (its largest input is about 9000 tokens; the limit is 8191)" }),
+      );
+    });
+
+    it('refuses the wrong kind of model in either direction, naming the field', async () => {
+      const { routing } = await setup();
+      expect(() => routing.plan(request('rosetta/embed'))).toThrow(
+        expect.objectContaining({ status: 400, param: 'model', message: "'rosetta/embed' is an embedding model: call it through POST /v1/embeddings (or :embedContent), not a chat route" }),
+      );
+      expect(() => routing.plan(request('rosetta/small', {}, { models: ['rosetta/embed'] }))).toThrow(expect.objectContaining({ status: 400, param: 'models[0]' }));
+      expect(() => routing.planEmbedding(embed('rosetta/small'), small)).toThrow(
+        expect.objectContaining({ status: 400, param: 'model', message: "'rosetta/small' is not an embedding model: name one such as rosetta/embed, rosetta/embed-fixed" }),
+      );
+      expect(() => routing.planEmbedding(embed('rosetta/auto'), small)).toThrow(expect.objectContaining({ status: 400, param: 'model', message: expect.stringContaining('(rosetta/auto routes chat requests)') }));
+      expect(() => routing.planEmbedding(embed('rosetta/embed', { routing: { models: ['rosetta/large'] } }), small)).toThrow(expect.objectContaining({ status: 400, param: 'models[0]' }));
+    });
+
+    it('keeps rosetta/auto to chat models', async () => {
+      const { routing } = await setup();
+      const models = new Set(routing.plan(request('rosetta/auto')).attempts.map((a) => a.model));
+      expect([...models].filter((m) => m.startsWith('rosetta/embed'))).toEqual([]);
+      expect(models.size).toBeGreaterThan(0);
+    });
   });
 });

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GatewayError, type CanonicalRequest } from '@rosetta/canonical';
+import { GatewayError, type CanonicalRequest, type EmbeddingRequest } from '@rosetta/canonical';
 import { estimatePromptTokens } from '@rosetta/limits';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from '@rosetta/providers';
 import type { RouteDecision } from '@rosetta/mixture';
 import { ENDPOINT_HEALTH, RegistryService, type EndpointHealthPort, type RegistryModel } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
-import { applyFilters, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
+import { applyFilters, EMBEDDING_FILTERS, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
 import { orderCandidates } from './endpoint-ordering';
 import { applyAffinity, MixtureService, summariseDecision } from './mixture.service';
 import type { Stickiness } from './session-affinity.service';
@@ -34,7 +34,7 @@ export class RoutingService {
   }
 
   /** Validates every model id of the request (400/404 per §4.1) before any work is done. */
-  resolveModels(request: CanonicalRequest): { primary: RegistryModel; fallbacks: RegistryModel[] } {
+  resolveModels(request: Pick<CanonicalRequest, 'model' | 'routing'>): { primary: RegistryModel; fallbacks: RegistryModel[] } {
     const primary = this.registry.resolve(request.model, 'model');
     const fallbacks = (request.routing.models ?? []).map((id, i) => this.registry.resolve(id, `models[${i}]`));
     return { primary, fallbacks };
@@ -60,8 +60,52 @@ export class RoutingService {
     };
   }
 
+  /**
+   * An embeddings request's attempts: the model's endpoints, then each `models` entry's, filtered
+   * like a chat request's (provider preferences, prices, health, the input limit against its
+   * largest input) and by what embeddings need (token-id input, the vector size), then ordered.
+   * Only embedding models: rosetta/auto and chat models are a 400 naming the field.
+   */
+  planEmbedding(request: EmbeddingRequest, need: { largestInputTokens: number }, options: PlanOptions = {}): RoutePlan {
+    const { primary, fallbacks } = permitted(this.kindChecked(this.resolveModels(request), 'embedding'), options.allowed);
+    const ctx: FilterContext = {
+      prefs: request.routing,
+      features: { promptTokens: need.largestInputTokens, tools: false, images: false, reasoning: false, parameters: [] },
+      embedding: { dimensions: request.dimensions, tokenInputs: request.inputs.some((i) => i.type === 'tokens') },
+      hasAdapter: (protocol) => this.adapters.has(protocol),
+      isAvailable: (key) => this.health.available(key),
+    };
+    const pool = [primary, ...fallbacks.filter((m) => m.id !== primary.id)];
+    const perModel = pool.map((model) => ({ model, ...applyFilters(this.candidates(model), ctx, EMBEDDING_FILTERS) }));
+    const usable = perModel.filter((m) => m.kept.length > 0);
+    if (usable.length === 0) throw this.emptyError(request.model, perModel[0]?.emptiedBy, ctx, perModel[0]?.before ?? []);
+    const attempts = usable.flatMap(({ kept }) => orderCandidates(kept, request.routing, (key) => this.health.view(key)).map((c) => this.attempt(c, ctx)));
+    if (attempts.length === 0) {
+      throw new GatewayError('overloaded_error', `No available provider for '${request.model}': none of the providers in provider_order is available and allow_fallbacks is false`, { status: 503 });
+    }
+    return { attempts };
+  }
+
+  /**
+   * Chat requests reach only chat models and embeddings requests only embedding models; the wrong
+   * kind is the caller's mistake, a 400 naming the field. rosetta/auto is a chat model.
+   */
+  private kindChecked<T extends { primary: RegistryModel; fallbacks: RegistryModel[] }>(models: T, kind: RegistryModel['kind']): T {
+    const check = (model: RegistryModel, param: string): void => {
+      if (model.kind === kind && !(kind === 'embedding' && model.isAuto)) return;
+      if (kind === 'chat') {
+        throw GatewayError.invalidRequest(`'${model.id}' is an embedding model: call it through POST /v1/embeddings (or :embedContent), not a chat route`, param);
+      }
+      const some = this.registry.list().filter((m) => m.kind === 'embedding' && this.registry.callable(m)).slice(0, 5).map((m) => m.id);
+      throw GatewayError.invalidRequest(`'${model.id}' is not an embedding model${model.isAuto ? ' (rosetta/auto routes chat requests)' : ''}: name one${some.length ? ` such as ${some.join(', ')}` : ''}`, param);
+    };
+    check(models.primary, 'model');
+    models.fallbacks.forEach((m, i) => check(m, `models[${i}]`));
+    return models;
+  }
+
   private build(request: CanonicalRequest, promptTokens: number, options: PlanOptions) {
-    const { primary, fallbacks } = permitted(this.resolveModels(request), options.allowed);
+    const { primary, fallbacks } = permitted(this.kindChecked(this.resolveModels(request), 'chat'), options.allowed);
     const ctx: FilterContext = {
       prefs: request.routing,
       features: requestFeatures(request, promptTokens),
@@ -103,7 +147,7 @@ export class RoutingService {
 
   private autoPool(fallbacks: RegistryModel[], allowed: readonly string[] | null | undefined): RegistryModel[] {
     const explicit = fallbacks.filter((m) => !m.isAuto);
-    const pool = explicit.length > 0 ? explicit : this.registry.list().filter((m) => !m.isAuto && (!allowed || allowed.includes(m.id)));
+    const pool = explicit.length > 0 ? explicit : this.registry.list().filter((m) => !m.isAuto && m.kind === 'chat' && (!allowed || allowed.includes(m.id)));
     if (pool.length === 0) throw new GatewayError('permission_error', `This key may use only ${allowed?.join(', ')}, and none of them can be routed to`, { param: 'model' });
     return pool;
   }
@@ -131,6 +175,7 @@ export class RoutingService {
         reasoning: c.endpoint.supportsReasoning,
         outputTokenCap: requested !== undefined && requested > room ? Math.max(1, room) : undefined,
         timeouts: this.config.timeouts,
+        ...(c.model.kind === 'embedding' ? { dimensions: c.endpoint.dimensions ?? undefined, customDimensions: c.endpoint.customDimensions } : {}),
       },
       pricing: c.endpoint.pricing,
     };
@@ -170,5 +215,7 @@ function price(c: Candidate): number {
 }
 
 function paramOf(filter: string): string | undefined {
-  return filter.startsWith('provider_') ? filter : filter === 'tools' ? 'tools' : filter === 'max_completion_tokens' ? 'max_tokens' : undefined;
+  if (filter.startsWith('provider_') || filter === 'tools' || filter === 'dimensions') return filter;
+  if (filter === 'input_length' || filter === 'input_tokens') return 'input';
+  return filter === 'max_completion_tokens' ? 'max_tokens' : undefined;
 }

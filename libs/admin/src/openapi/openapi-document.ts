@@ -6,6 +6,7 @@
  */
 
 import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
+import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
 
 type Json = Record<string, unknown>;
 
@@ -117,6 +118,7 @@ function paths(): Record<string, Record<string, Operation>> {
       post: { summary: 'Count tokens (Gemini dialect)', tags: ['Dialect C: Gemini'], security: GEMINI_SECURITY, parameters: [geminiModel], requestBody: body(ref('GeminiRequest')), responses: { '200': json({ type: 'object', properties: { totalTokens: { type: 'integer' } } }), ...ERRORS }, 'x-route': geminiRoute },
     },
     ...responsesPaths({ chat, json, pathParam, queryParam, errors: ERRORS, security: CLIENT_SECURITY }),
+    ...embeddingPaths({ ref, json, body, errors: ERRORS, clientSecurity: CLIENT_SECURITY, geminiSecurity: GEMINI_SECURITY, geminiModel, geminiRoute, routingFields: ROUTING_FIELDS }),
     '/v1/models': { get: { summary: 'Models this key may call', tags: ['Models'], security: CLIENT_SECURITY, responses: { '200': json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } }), ...ERRORS } } },
     '/v1/models/{id}': {
       get: { summary: "A model's record: endpoints, prices, live status and uptime", tags: ['Models'], security: CLIENT_SECURITY, parameters: [pathParam('id', 'rosetta/<name> (slash kept) or the integer id')], responses: { '200': json({ type: 'object' }), ...ERRORS } },
@@ -231,6 +233,7 @@ const SCHEMAS: Json = {
   },
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
   ...RESPONSES_SCHEMAS,
+  ...EMBEDDING_SCHEMAS,
 };
 
 export interface DocumentedRoute {
@@ -264,6 +267,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Dialect B: Anthropic messages' },
       { name: 'Dialect C: Gemini' },
       { name: RESPONSES_TAG },
+      { name: 'Embeddings' },
       { name: 'Models' },
       { name: 'Keys' },
       { name: 'Router' },

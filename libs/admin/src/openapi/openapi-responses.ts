@@ -17,6 +17,9 @@ export function responsesPaths(b: OperationBuilders): Record<string, Record<stri
   const stored = (summary: string, extra: Json = {}): Json => ({ summary, tags: [RESPONSES_TAG], security: b.security, parameters: [id], responses: { '200': b.json({ type: 'object' }), ...b.errors }, ...extra });
   return {
     '/v1/responses': { post: b.chat('Create a response (OpenAI Responses API), streamed with `stream: true`', [RESPONSES_TAG], 'ResponsesRequest', b.security) },
+    '/v1/responses/input_tokens': {
+      post: { summary: "Count a Responses request's input tokens (stored conversation included)", tags: [RESPONSES_TAG], security: b.security, requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ResponsesRequest' } } } }, responses: { '200': b.json({ type: 'object', properties: { object: { const: 'response.input_tokens' }, input_tokens: { type: 'integer' } } }), ...b.errors } },
+    },
     '/v1/responses/{response_id}': {
       get: stored('A stored response (`store` not false), for the key that made it; `include[]=reasoning.encrypted_content` adds encrypted reasoning'),
       delete: stored('Delete a stored response'),

@@ -148,10 +148,11 @@ const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom<Json>([], {}, [null], [[]], { type: null }, { type: 'text' }, { type: 'function' }, { role: 'user' }, { parts: [] }),
   fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>,
 );
-const hostile: fc.Arbitrary<Hostile> = fc.oneof(
-  { weight: 6, arbitrary: hostileValue.map((value) => ({ kind: 'value' as const, value })) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), keys: fc.array(fc.constantFrom(...VOCABULARY, ''), { minLength: 1, maxLength: 4 }), full: fc.boolean(), pick: fc.nat() }) },
-);
+const hostileOver = (vocabulary: readonly string[]): fc.Arbitrary<Hostile> =>
+  fc.oneof(
+    { weight: 6, arbitrary: hostileValue.map((value) => ({ kind: 'value' as const, value })) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('deep' as const), keys: fc.array(fc.constantFrom(...vocabulary, ''), { minLength: 1, maxLength: 4 }), full: fc.boolean(), pick: fc.nat() }) },
+  );
 
 export type Mutation =
   | { op: 'replace'; at: number; with: Hostile }
@@ -159,24 +160,35 @@ export type Mutation =
   | { op: 'perturb'; at: number; text: string; number: number }
   | { op: 'delete' | 'wrap'; at: number };
 
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  // Same type, hostile content: what gets past the type checks into the conversion.
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('perturb' as const), at: fc.nat(), text: oddString, number: fc.oneof(edgeNumber, fc.double({ noNaN: true })) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('replace' as const), at: fc.nat(), with: hostile }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...VOCABULARY), fc.string({ maxLength: 8 })), with: hostile }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('wrap' as const), at: fc.nat() }) },
-);
+function mutationOver(vocabulary: readonly string[]): fc.Arbitrary<Mutation> {
+  const hostile = hostileOver(vocabulary);
+  return fc.oneof(
+    // Same type, hostile content: what gets past the type checks into the conversion.
+    { weight: 4, arbitrary: fc.record({ op: fc.constant('perturb' as const), at: fc.nat(), text: oddString, number: fc.oneof(edgeNumber, fc.double({ noNaN: true })) }) },
+    { weight: 3, arbitrary: fc.record({ op: fc.constant('replace' as const), at: fc.nat(), with: hostile }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...vocabulary), fc.string({ maxLength: 8 })), with: hostile }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('delete' as const), at: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('wrap' as const), at: fc.nat() }) },
+  );
+}
+
+export const mutation: fc.Arbitrary<Mutation> = mutationOver(VOCABULARY);
 
 /**
  * A seed of the dialect with one to four mutations applied, or any JSON value at all; in the end
  * exactly what JSON.parse makes of the body's text (own `__proto__` members, plain prototypes).
  */
 export function hostileBody(dialect: Dialect): fc.Arbitrary<Json> {
+  return hostileBodyFrom(SEEDS[dialect]);
+}
+
+/** The same recipes over other seeds (the embeddings bodies), with their member names added to the vocabulary. */
+export function hostileBodyFrom(seeds: readonly Json[], extraVocabulary: readonly string[] = []): fc.Arbitrary<Json> {
+  const vocabulary = extraVocabulary.length === 0 ? VOCABULARY : [...VOCABULARY, ...extraVocabulary];
   const mutated = fc
-    .tuple(fc.nat({ max: SEEDS[dialect].length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 3 }))
-    .map(([seed, mutations]) => mutate(SEEDS[dialect][seed]!, mutations));
-  const random = fc.oneof(fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>, fc.dictionary(fc.constantFrom(...VOCABULARY), hostileValue, { maxKeys: 6, noNullPrototype: true }));
+    .tuple(fc.nat({ max: seeds.length - 1 }), fc.array(vocabulary === VOCABULARY ? mutation : mutationOver(vocabulary), { minLength: 1, maxLength: 3 }))
+    .map(([seed, mutations]) => mutate(seeds[seed]!, mutations));
+  const random = fc.oneof(fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>, fc.dictionary(fc.constantFrom(...vocabulary), hostileValue, { maxKeys: 6, noNullPrototype: true }));
   return fc.oneof({ weight: 7, arbitrary: mutated }, { weight: 1, arbitrary: random }).map((body) => JSON.parse(toJsonText(body)) as Json);
 }
 

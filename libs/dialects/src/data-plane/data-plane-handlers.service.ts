@@ -4,6 +4,7 @@ import { StoredAnswersService } from '@rosetta/conversations';
 import { decodePathPart, type ClientDialect, type ModelFacts } from '@rosetta/protocols/common';
 import { ModelsEndpoint, RegistryService, type RegistryModel } from '@rosetta/registry';
 import { ChatEndpoints } from '../chat-endpoints.service';
+import { EmbeddingEndpoints } from '../embedding-endpoints.service';
 import type { GatewayHttpRequest, GatewayHttpResponse } from '../common/http-types';
 import { KeyEndpoint } from '../key/key-endpoint.service';
 import { RouteEndpoint } from '../route/route-endpoint.service';
@@ -21,13 +22,15 @@ export type Handler = (req: GatewayHttpRequest, res: GatewayHttpResponse, tail: 
 export class DataPlaneHandlers {
   readonly byName: Readonly<Record<HandlerName, Handler>>;
 
-  constructor(chat: ChatEndpoints, registry: RegistryService, models: ModelsEndpoint, key: KeyEndpoint, route: RouteEndpoint, answers: StoredAnswersService) {
+  constructor(chat: ChatEndpoints, registry: RegistryService, models: ModelsEndpoint, key: KeyEndpoint, route: RouteEndpoint, answers: StoredAnswersService, embeddings: EmbeddingEndpoints) {
     this.byName = {
       chat: (req, res, _tail, dialect) => chat.serve(dialect, req, res),
       count_tokens: (req, _res, _tail, dialect) => chat.countTokens(dialect, req),
+      embed: (req, res, _tail, dialect) => embeddings.serve(dialect, req, res),
       model_call: (req, res, tail, dialect) => {
         const call = dialect.parseModelCall!(tail);
         if (call.operation === 'count_tokens') return chat.countTokens(dialect, req, { model: call.model });
+        if (call.operation === 'embed' || call.operation === 'batch_embed') return embeddings.serve(dialect, req, res, { model: call.model, batch: call.operation === 'batch_embed' });
         return chat.serve(dialect, req, res, { model: call.model, stream: call.operation === 'stream' });
       },
       list_models: (_req, _res, _tail, dialect) => dialect.encodeModelList!(registry.list().map(facts)),
@@ -50,7 +53,7 @@ export class DataPlaneHandlers {
 
 function facts(model: RegistryModel): ModelFacts {
   const top = model.endpoints[0];
-  return { id: model.id, displayName: model.displayName, description: model.description, contextLength: top?.contextLength, maxCompletionTokens: top?.maxCompletionTokens };
+  return { id: model.id, displayName: model.displayName, description: model.description, contextLength: top?.contextLength, maxCompletionTokens: top?.maxCompletionTokens, kind: model.kind };
 }
 
 function authenticated(req: GatewayHttpRequest): NonNullable<GatewayHttpRequest['apiKey']> {

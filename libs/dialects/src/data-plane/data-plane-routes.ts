@@ -30,6 +30,7 @@ const GATEWAY_ROUTES: readonly DataPlaneRoute[] = [
 const ORDER: Record<HandlerName, number> = {
   chat: 0,
   model_call: 1,
+  embed: 2,
   count_tokens: 2,
   list_models: 3,
   get_model: 4,

@@ -34,7 +34,7 @@ describe('Gemini model paths', () => {
   });
 
   it('answers an unknown method with a 404', () => {
-    expect(refusal(() => parseGeminiModelPath('rosetta/x:embedContent')).status).toBe(404);
+    expect(refusal(() => parseGeminiModelPath('rosetta/x:predict')).status).toBe(404);
     expect(refusal(() => parseGeminiModelPath('rosetta/x')).status).toBe(404);
   });
 

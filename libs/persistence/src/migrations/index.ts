@@ -6,7 +6,11 @@ import { ClientRequestId1732600000000 } from './1732600000000-client-request-id'
 import { TeamsBudgets1732800000000 } from './1732800000000-teams-budgets';
 import { LedgerCoveringIndexes1732860000000 } from './1732860000000-ledger-covering-indexes';
 import { ProviderProtocolOpen1732900000000 } from './1732900000000-provider-protocol-open';
+import { EmbeddingModels1732950000000 } from './1732950000000-embedding-models';
 import { StoredAnswers1733000000000 } from './1733000000000-stored-answers';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
-export const MIGRATIONS = [InitialSchema1732200000000, Registry1732300000000, RequestLog1732400000000, KeyRouteKnob1732500000000, ClientRequestId1732600000000, TeamsBudgets1732800000000, LedgerCoveringIndexes1732860000000, ProviderProtocolOpen1732900000000, StoredAnswers1733000000000];
+export const MIGRATIONS = [
+  InitialSchema1732200000000, Registry1732300000000, RequestLog1732400000000, KeyRouteKnob1732500000000, ClientRequestId1732600000000, TeamsBudgets1732800000000,
+  LedgerCoveringIndexes1732860000000, ProviderProtocolOpen1732900000000, EmbeddingModels1732950000000, StoredAnswers1733000000000,
+];

@@ -2,7 +2,8 @@ import { defaultTextMapGetter, ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@o
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { StreamEvent } from '@rosetta/canonical';
-import { RequestSpan, type TracingSdk } from './request-span';
+import type { IncomingMessage } from 'node:http';
+import { openRequestSpan, RequestSpan, type TracingSdk } from './request-span';
 
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const CALLER = 'b7ad6b7169203331';
@@ -63,5 +64,20 @@ describe('RequestSpan', () => {
     expect(server!.status.code).toBe(SpanStatusCode.ERROR);
     expect(attempt!.status.code).toBe(SpanStatusCode.ERROR);
     expect(JSON.parse(String(server!.attributes['gen_ai.output.messages']))).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'stop' }]);
+  });
+
+  it('names an embeddings request and its attempts by the embeddings operation', () => {
+    const req = { headers: {}, method: 'POST', httpVersion: '1.1', socket: {} } as unknown as IncomingMessage;
+    const request = openRequestSpan(sdk, req, 'req_1', '/v1beta/models/rosetta/gemini-embedding-001:batchEmbedContents', false);
+    request.attempt('rosetta/gemini-embedding-001', { ...TARGET, upstreamModel: 'gemini-embedding-001' }, 1, 'embeddings');
+    request.answered({ model: 'gemini-embedding-001', usage: { inputTokens: 7, outputTokens: 0 } });
+    request.end(200, { requestedModel: 'rosetta/gemini-embedding-001', servedModel: 'rosetta/gemini-embedding-001', provider: 'gemini', attempts: 1, streamed: false, usage: { inputTokens: 7, outputTokens: 0 } }, false);
+    const [attempt, server] = exporter.getFinishedSpans();
+    expect([attempt!.name, attempt!.attributes['gen_ai.operation.name']]).toEqual(['embeddings gemini-embedding-001', 'embeddings']);
+    expect([server!.name, server!.attributes['gen_ai.operation.name'], server!.attributes['http.route']]).toEqual([
+      'embeddings rosetta/gemini-embedding-001',
+      'embeddings',
+      '/v1beta/models/{model}:batchEmbedContents',
+    ]);
   });
 });

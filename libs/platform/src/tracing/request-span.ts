@@ -80,14 +80,16 @@ export class RequestSpan {
     private readonly sdk: TracingSdk,
     private readonly span: Span,
     readonly captureContent: boolean,
+    /** The GenAI operation (`chat`, or `embeddings` on the embeddings routes). */
+    private readonly operation = 'chat',
   ) {
     this.context = trace.setSpan(ROOT_CONTEXT, span);
   }
 
   /** Opens the span of one upstream attempt; its W3C headers go with the upstream request. */
-  attempt(model: string, target: AttemptTarget, number: number): AttemptSpan {
+  attempt(model: string, target: AttemptTarget, number: number, operation = 'chat'): AttemptSpan {
     const attributes: Record<string, string | number> = {
-      [GEN_AI_OPERATION_NAME]: 'chat',
+      [GEN_AI_OPERATION_NAME]: operation,
       [GEN_AI_PROVIDER_NAME]: genAiProviderName(target.provider),
       [GEN_AI_REQUEST_MODEL]: target.upstreamModel,
       [ROSETTA_PROVIDER]: target.provider,
@@ -99,7 +101,7 @@ export class RequestSpan {
       attributes[ATTR_SERVER_ADDRESS] = server.address;
       attributes[ATTR_SERVER_PORT] = server.port;
     }
-    const span = this.sdk.tracer.startSpan(`chat ${target.upstreamModel}`, { kind: SpanKind.CLIENT, attributes }, this.context);
+    const span = this.sdk.tracer.startSpan(`${operation} ${target.upstreamModel}`, { kind: SpanKind.CLIENT, attributes }, this.context);
     const headers: Record<string, string> = {};
     this.sdk.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), headers, defaultTextMapSetter);
     this.current = new AttemptSpan(span, headers);
@@ -136,7 +138,7 @@ export class RequestSpan {
   end(status: number, outcome: RequestOutcome | undefined, disconnected: boolean): void {
     const span = this.span;
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-    if (outcome) describeOutcome(span, outcome);
+    if (outcome) describeOutcome(span, outcome, this.operation);
     const error = disconnected ? 'client_disconnected' : (outcome?.errorType ?? this.errorType ?? (status >= 400 ? String(status) : undefined));
     if (error) span.setAttribute(ATTR_ERROR_TYPE, error);
     // HTTP server conventions: a 4xx is the caller's doing, not the server's error; a stream that
@@ -153,8 +155,9 @@ export class RequestSpan {
  */
 export function openRequestSpan(sdk: TracingSdk, req: IncomingMessage, id: string, path: string, captureContent: boolean): RequestSpan {
   const parent = sdk.propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+  const operation = operationOf(path);
   const attributes: Record<string, string> = {
-    [GEN_AI_OPERATION_NAME]: 'chat',
+    [GEN_AI_OPERATION_NAME]: operation,
     [ATTR_HTTP_REQUEST_METHOD]: req.method ?? 'POST',
     [ATTR_HTTP_ROUTE]: routeOf(path),
     [ATTR_URL_PATH]: path,
@@ -166,18 +169,24 @@ export function openRequestSpan(sdk: TracingSdk, req: IncomingMessage, id: strin
   if (client) attributes[ATTR_CLIENT_ADDRESS] = client;
   const agent = req.headers['user-agent'];
   if (agent) attributes[ATTR_USER_AGENT_ORIGINAL] = agent;
-  return new RequestSpan(sdk, sdk.tracer.startSpan('chat', { kind: SpanKind.SERVER, attributes }, parent), captureContent);
+  return new RequestSpan(sdk, sdk.tracer.startSpan(operation, { kind: SpanKind.SERVER, attributes }, parent), captureContent, operation);
+}
+
+/** The GenAI operation a client route performs. */
+function operationOf(path: string): string {
+  return path === '/v1/embeddings' || path.endsWith(':embedContent') || path.endsWith(':batchEmbedContents') ? 'embeddings' : 'chat';
 }
 
 /** The route template: a Gemini path carries the model, which the route leaves out. */
 function routeOf(path: string): string {
   if (!path.startsWith('/v1beta/models/')) return path;
-  return path.endsWith(':streamGenerateContent') ? '/v1beta/models/{model}:streamGenerateContent' : '/v1beta/models/{model}:generateContent';
+  const method = /:(streamGenerateContent|embedContent|batchEmbedContents)$/.exec(path)?.[1] ?? 'generateContent';
+  return `/v1beta/models/{model}:${method}`;
 }
 
-function describeOutcome(span: Span, outcome: RequestOutcome): void {
+function describeOutcome(span: Span, outcome: RequestOutcome, operation: string): void {
   if (outcome.requestedModel) {
-    span.updateName(`chat ${outcome.requestedModel}`);
+    span.updateName(`${operation} ${outcome.requestedModel}`);
     span.setAttribute(GEN_AI_REQUEST_MODEL, outcome.requestedModel);
   }
   if (outcome.servedModel) span.setAttribute(GEN_AI_RESPONSE_MODEL, outcome.servedModel);

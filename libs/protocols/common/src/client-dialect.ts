@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, DialectId, GatewayError, StreamEvent, TranslationWarning } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, DialectId, EmbeddingRequest, EmbeddingResponse, GatewayError, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
 /** Where a dialect's clients send their API key, besides `x-api-key` and `Authorization: Bearer`. */
 export interface CredentialSources {
@@ -68,6 +68,8 @@ export interface ModelFacts {
   description: string;
   contextLength?: number;
   maxCompletionTokens?: number;
+  /** What the model does: chat (the default) or embeddings. */
+  kind?: 'chat' | 'embedding';
 }
 
 /** One chat request decoded, with how its answer goes back. */
@@ -86,12 +88,34 @@ export interface ChatExchange {
   streamFraming(servedModel: string, promptTokens: number): StreamFraming;
 }
 
+/** What an embeddings request brings, as the data plane hands it to the dialect. */
+export interface EmbedInput {
+  /** The parsed JSON body (anything: the dialect validates it). */
+  body: unknown;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string;
+  /** Where the route's path names it (Gemini's `models/{model}:embedContent`). */
+  model?: string;
+  /** Gemini's `:batchEmbedContents` rather than `:embedContent`. */
+  batch?: boolean;
+}
+
+/** One embeddings request decoded, with how its answer goes back. */
+export interface EmbedExchange {
+  request: EmbeddingRequest;
+  /** What the canonical request could not carry (shown when another protocol serves it). */
+  warnings: TranslationWarning[];
+  /** The answer in the dialect's shape; `costUsd` is what it cost the caller, where the dialect shows it. */
+  encodeResponse(response: EmbeddingResponse, costUsd: number | undefined): unknown;
+}
+
 /** One client-facing route of a dialect, by what it does (the data plane has one handler per operation). */
 export interface DialectRoute {
   method: 'GET' | 'POST' | 'DELETE';
   /** The OpenAPI path; a `{name}` takes the rest of the path (up to a fixed suffix after it). */
   pattern: string;
-  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model' | 'stored_get' | 'stored_delete' | 'stored_input_items';
+  operation: 'chat' | 'count_tokens' | 'model_call' | 'list_models' | 'get_model' | 'stored_get' | 'stored_delete' | 'stored_input_items' | 'embed';
 }
 
 /**
@@ -108,7 +132,9 @@ export interface ClientDialect {
   /** `count_tokens`: checks and decodes a body; the gateway estimates, `encode` answers. */
   decodeCountTokens?(input: ChatInput): { request: CanonicalRequest; encode(tokens: number): unknown };
   /** `model_call` routes: the model and what to do, from the raw rest of the path. */
-  parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' };
+  parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' | 'embed' | 'batch_embed' };
+  /** `embed` routes (and `embed`/`batch_embed` model calls): validates and decodes an embeddings body; a 400 names the field. */
+  decodeEmbed?(input: EmbedInput): EmbedExchange;
   /**
    * `POST /v1/route` (explaining a routing decision): a body decoded where it differs from a chat
    * body (no output cap required, say; a model in the body). Absent: `decodeChat` is used.

@@ -1,4 +1,4 @@
-import type { CanonicalRequest, CanonicalResponse, Converted, StreamEvent, UpstreamProtocolId } from '@rosetta/canonical';
+import type { CanonicalRequest, CanonicalResponse, Converted, EmbeddingRequest, EmbeddingResponse, StreamEvent, UpstreamProtocolId } from '@rosetta/canonical';
 
 /** What the registry knows of the endpoint being called, as the codec needs it. */
 export interface UpstreamEndpoint {
@@ -7,6 +7,25 @@ export interface UpstreamEndpoint {
   reasoning?: boolean;
   /** The endpoint's output limit. */
   maxCompletionTokens?: number;
+}
+
+/**
+ * The embeddings half of an upstream protocol, for protocols that have one (Anthropic has none:
+ * the registry refuses an embedding model served over a protocol without it). Same transport,
+ * SSRF guard, time-outs and error parsing as chat.
+ */
+export interface UpstreamEmbeddings {
+  /** Most inputs one upstream call may carry; the adapter splits a larger request into calls of this size. */
+  readonly maxInputs: number;
+  /** Whether token-id inputs can be sent, or only text. */
+  readonly tokenInputs: boolean;
+  /** The URL to POST `inputs` inputs to. */
+  url(baseUrl: string, upstreamModel: string, inputs: number): string;
+  headers(apiKey: string): Record<string, string>;
+  /** Canonical request → wire body, with what could not be carried. */
+  encode(request: EmbeddingRequest, upstreamModel: string): Converted<Record<string, unknown>>;
+  /** Wire response body → the vectors (and usage, where the protocol reports it); `inputs` is how many were sent. */
+  decode(body: Record<string, unknown>, inputs: number): EmbeddingResponse;
 }
 
 /**
@@ -35,4 +54,6 @@ export interface UpstreamProtocol {
   streamDecoder(): { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] };
   /** The provider's error message from an error body. */
   parseError(text: string): { message: string };
+  /** Embeddings, where the protocol has them. */
+  readonly embeddings?: UpstreamEmbeddings;
 }

@@ -1,8 +1,8 @@
 import { GatewayError } from '@rosetta/canonical';
 import { decodePathPart } from '@rosetta/protocols/common';
 
-export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens';
-const METHODS: readonly string[] = ['generateContent', 'streamGenerateContent', 'countTokens'];
+export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'countTokens' | 'embedContent' | 'batchEmbedContents';
+const METHODS: readonly string[] = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'];
 const PREFIX = '/v1beta/models/';
 
 export interface GeminiModelPath {
@@ -24,7 +24,7 @@ function split(joined: string): GeminiModelPath {
   const colon = joined.lastIndexOf(':');
   const method = colon >= 0 ? joined.slice(colon + 1) : '';
   if (colon <= 0 || !METHODS.includes(method)) {
-    throw new GatewayError('not_found_error', `Unknown method '${method || joined}': use :generateContent, :streamGenerateContent or :countTokens`);
+    throw new GatewayError('not_found_error', `Unknown method '${method || joined}': use :generateContent, :streamGenerateContent, :countTokens, :embedContent or :batchEmbedContents`);
   }
   return { model: joined.slice(0, colon), method: method as GeminiMethod };
 }

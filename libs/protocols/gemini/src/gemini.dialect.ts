@@ -1,5 +1,7 @@
 import { isRecord, requireObjectBody, SSE_CONTENT_TYPE, type ClientDialect, type ModelFacts, type StreamFraming } from '@rosetta/protocols/common';
+import { convertGeminiEmbedRequest } from './convert-gemini-embed-request';
 import { convertGeminiRequest } from './convert-gemini-request';
+import { convertToGeminiEmbedResponse } from './convert-to-gemini-embed-response';
 import { convertToGeminiResponse } from './convert-to-gemini-response';
 import { renderGeminiError } from './gemini-error';
 import { parseGeminiModelPath } from './gemini-model-path';
@@ -13,6 +15,15 @@ declare module '@rosetta/canonical' {
     gemini: true;
   }
 }
+
+/** The `model_call` operation of each `models/{model}:{method}`. */
+const OPERATIONS = {
+  generateContent: 'chat',
+  streamGenerateContent: 'stream',
+  countTokens: 'count_tokens',
+  embedContent: 'embed',
+  batchEmbedContents: 'batch_embed',
+} as const;
 
 /** Dialect C, Gemini: `models/{model}:{method}` calls, the model list, everything under `/v1beta`. */
 export const geminiDialect: ClientDialect = {
@@ -28,7 +39,14 @@ export const geminiDialect: ClientDialect = {
   renderError: renderGeminiError,
   parseModelCall(tail) {
     const { model, method } = parseGeminiModelPath(tail);
-    return { model, operation: method === 'countTokens' ? 'count_tokens' : method === 'streamGenerateContent' ? 'stream' : 'chat' };
+    return { model, operation: OPERATIONS[method] };
+  },
+  /** `:embedContent` (`{content}`) or `:batchEmbedContents` (`{requests: [...]}`). */
+  decodeEmbed(input) {
+    const batch = input.batch === true;
+    const body = normalizeGeminiRequest(requireObjectBody(input.body));
+    const request = convertGeminiEmbedRequest({ body, model: input.model ?? '', batch });
+    return { request, warnings: [], encodeResponse: (response) => convertToGeminiEmbedResponse({ response, batch }) };
   },
   decodeChat(input) {
     const sse = validateGeminiAlt(input.query['alt']);
@@ -56,6 +74,14 @@ export const geminiDialect: ClientDialect = {
 };
 
 function toGeminiModel(model: ModelFacts): Record<string, unknown> {
+  if (model.kind === 'embedding') {
+    // As Google lists its embedding models: one output "token", embedContent as the method.
+    return { ...baseGeminiModel(model), outputTokenLimit: 1, supportedGenerationMethods: ['embedContent', 'countTokens'] };
+  }
+  return { ...baseGeminiModel(model), outputTokenLimit: model.maxCompletionTokens ?? 65_536, supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] };
+}
+
+function baseGeminiModel(model: ModelFacts): Record<string, unknown> {
   return {
     name: `models/${model.id}`,
     baseModelId: model.id,
@@ -63,8 +89,6 @@ function toGeminiModel(model: ModelFacts): Record<string, unknown> {
     displayName: model.displayName,
     description: model.description,
     inputTokenLimit: model.contextLength ?? 1_048_576,
-    outputTokenLimit: model.maxCompletionTokens ?? 65_536,
-    supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
   };
 }
 

@@ -1,6 +1,7 @@
 import type { UpstreamProtocol } from '@rosetta/protocols/common';
 import { convertGeminiResponse } from './convert-gemini-response';
 import { convertToGeminiRequest, geminiPath } from './convert-to-gemini-request';
+import { geminiEmbedUpstream } from './gemini-embed.upstream';
 import { parseGeminiErrorBody } from './gemini-error';
 import { GeminiStreamDecoder } from './gemini-stream-decoder';
 import { parseGeminiSSE } from './parse-gemini-sse';
@@ -11,7 +12,7 @@ declare module '@rosetta/canonical' {
   }
 }
 
-/** Gemini generateContent upstreams (the model goes in the path; streams use ?alt=sse). */
+/** Gemini upstreams: generateContent (the model goes in the path; streams use ?alt=sse) and embeddings. */
 export const geminiUpstream: UpstreamProtocol = {
   id: 'gemini',
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
@@ -23,4 +24,5 @@ export const geminiUpstream: UpstreamProtocol = {
   parseStream: parseGeminiSSE,
   streamDecoder: () => new GeminiStreamDecoder(),
   parseError: parseGeminiErrorBody,
+  embeddings: geminiEmbedUpstream,
 };

@@ -15,3 +15,8 @@ export { geminiUpstream } from './gemini.upstream';
 export { geminiDialect } from './gemini.dialect';
 export * from './gemini-alt';
 export * from './gemini-model-path';
+export { convertGeminiEmbedRequest, GEMINI_TASK_TYPES, MAX_GEMINI_BATCH_EMBEDDINGS } from './convert-gemini-embed-request';
+export { convertToGeminiEmbedRequest, geminiEmbedPath } from './convert-to-gemini-embed-request';
+export { convertGeminiEmbedResponse } from './convert-gemini-embed-response';
+export { convertToGeminiEmbedResponse } from './convert-to-gemini-embed-response';
+export { geminiEmbedUpstream } from './gemini-embed.upstream';

@@ -15,3 +15,9 @@ export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBo
 export * from './reasoning-details';
 export { openAIChatUpstream } from './openai-chat.upstream';
 export { openAIChatDialect } from './openai-chat.dialect';
+export { convertOpenAIEmbeddingsRequest, MAX_OPENAI_EMBEDDING_INPUTS, type EmbeddingEncoding, type OpenAIEmbeddingsCall } from './convert-openai-embeddings-request';
+export { convertToOpenAIEmbeddingsRequest } from './convert-to-openai-embeddings-request';
+export { convertOpenAIEmbeddingsResponse } from './convert-openai-embeddings-response';
+export { convertToOpenAIEmbeddingsResponse } from './convert-to-openai-embeddings-response';
+export { decodeFloat32Base64, encodeFloat32Base64 } from './float32-base64';
+export { openAIEmbeddingsUpstream } from './openai-embeddings.upstream';

@@ -1,6 +1,8 @@
 import { isRecord, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { convertOpenAIChatRequest } from './convert-openai-chat-request';
+import { convertOpenAIEmbeddingsRequest } from './convert-openai-embeddings-request';
 import { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
+import { convertToOpenAIEmbeddingsResponse } from './convert-to-openai-embeddings-response';
 import { renderOpenAIChatError } from './openai-chat-error';
 import { OpenAIChatStreamEncoder } from './openai-chat-stream-encoder';
 
@@ -10,13 +12,20 @@ declare module '@rosetta/canonical' {
   }
 }
 
-/** Dialect A, OpenAI chat completions; it also owns every `/v1` path no other dialect owns. */
+/** Dialect A, OpenAI chat completions and embeddings; it also owns every `/v1` path no other dialect owns. */
 export const openAIChatDialect: ClientDialect = {
   id: 'openai',
-  routes: [{ method: 'POST', pattern: '/v1/chat/completions', operation: 'chat' }],
+  routes: [
+    { method: 'POST', pattern: '/v1/chat/completions', operation: 'chat' },
+    { method: 'POST', pattern: '/v1/embeddings', operation: 'embed' },
+  ],
   ownsPath: () => true,
   credential: {},
   renderError: renderOpenAIChatError,
+  decodeEmbed(input) {
+    const { request, encodingFormat } = convertOpenAIEmbeddingsRequest({ body: input.body });
+    return { request, warnings: [], encodeResponse: (response, costUsd) => convertToOpenAIEmbeddingsResponse({ response, encodingFormat, costUsd }) };
+  },
   decodeChat(input) {
     const body = withDefaultModel(input.body, input.defaultModel);
     const { value: request, warnings } = convertOpenAIChatRequest({ body });

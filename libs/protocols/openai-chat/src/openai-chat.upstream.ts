@@ -3,6 +3,7 @@ import { convertOpenAIChatResponse } from './convert-openai-chat-response';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
 import { parseOpenAIChatErrorBody } from './openai-chat-error';
 import { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
+import { openAIEmbeddingsUpstream } from './openai-embeddings.upstream';
 import { parseOpenAIChatSSE } from './parse-openai-chat-sse';
 
 declare module '@rosetta/canonical' {
@@ -11,7 +12,7 @@ declare module '@rosetta/canonical' {
   }
 }
 
-/** Any OpenAI-compatible chat-completions server: OpenAI, vLLM, Ollama, Groq, Together… */
+/** Any OpenAI-compatible server: OpenAI, vLLM, Ollama, Groq, Together… (chat completions and embeddings). */
 export const openAIChatUpstream: UpstreamProtocol = {
   id: 'openai',
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
@@ -24,4 +25,5 @@ export const openAIChatUpstream: UpstreamProtocol = {
   parseStream: parseOpenAIChatSSE,
   streamDecoder: () => new OpenAIChatStreamDecoder(),
   parseError: parseOpenAIChatErrorBody,
+  embeddings: openAIEmbeddingsUpstream,
 };

@@ -1,5 +1,5 @@
 import type { CanonicalResponse } from '@rosetta/canonical';
-import { isRecord, isStringArray, missingField, requireObjectBody, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect, type JsonObject, type StreamFraming } from '@rosetta/protocols/common';
+import { isRecord, isStringArray, missingField, requireObjectBody, SSE_CONTENT_TYPE, withDefaultModel, type ChatInput, type ClientDialect, type JsonObject, type StreamFraming } from '@rosetta/protocols/common';
 import { convertOpenAIResponsesRequest } from './convert-openai-responses-request';
 import { convertToOpenAIResponsesOutput } from './convert-to-openai-responses-output';
 import { renderOpenAIResponsesError } from './openai-responses-error';
@@ -26,6 +26,7 @@ export const openAIResponsesDialect: ClientDialect = {
   id: 'openai-responses',
   routes: [
     { method: 'POST', pattern: '/v1/responses', operation: 'chat' },
+    { method: 'POST', pattern: '/v1/responses/input_tokens', operation: 'count_tokens' },
     { method: 'GET', pattern: '/v1/responses/{response_id}/input_items', operation: 'stored_input_items' },
     { method: 'GET', pattern: '/v1/responses/{response_id}', operation: 'stored_get' },
     { method: 'DELETE', pattern: '/v1/responses/{response_id}', operation: 'stored_delete' },
@@ -42,14 +43,13 @@ export const openAIResponsesDialect: ClientDialect = {
   },
   recognises: (body) => 'input' in body && !('messages' in body) && !('contents' in body),
   decodeForRouting: (body, model) => convertOpenAIResponsesRequest({ body: { ...body, model } }).value,
+  decodeCountTokens(input) {
+    const { value: request } = decodeConversation(input.body, input.defaultModel, input.stored, newResponseId());
+    return { request, encode: (tokens) => ({ object: 'response.input_tokens', input_tokens: tokens }) };
+  },
   decodeChat(input) {
-    const body = requireObjectBody(withDefaultModel(input.body, input.defaultModel));
     const id = newResponseId();
-    const conversation = rebuildConversation(body, input.stored, id);
-    if (conversation.history.length + conversation.own.length === 0) throw missingField('input');
-    // The whole conversation, as the upstream (and the decoder) must see it.
-    const expanded: JsonObject = { ...body, input: [...conversation.history, ...conversation.own] };
-    const { value: request, warnings } = convertOpenAIResponsesRequest({ body: expanded });
+    const { body, conversation, value: request, warnings } = decodeConversation(input.body, input.defaultModel, input.stored, id);
     const store = body['store'] !== false;
     const includeEncrypted = includesEncrypted(body['include']);
     const tools = new ToolNames(request.tools);
@@ -73,6 +73,15 @@ export const openAIResponsesDialect: ClientDialect = {
     };
   },
 };
+
+/** The body with its stored conversation rebuilt (as the upstream must see it), decoded. */
+function decodeConversation(raw: unknown, defaultModel: string, stored: ChatInput['stored'], id: string) {
+  const body = requireObjectBody(withDefaultModel(raw, defaultModel));
+  const conversation = rebuildConversation(body, stored, id);
+  if (conversation.history.length + conversation.own.length === 0) throw missingField('input');
+  const expanded: JsonObject = { ...body, input: [...conversation.history, ...conversation.own] };
+  return { body, conversation, ...convertOpenAIResponsesRequest({ body: expanded }) } as const;
+}
 
 /** The stream: the finished response is stored before its last event goes out. */
 function streamFraming(encoder: OpenAIResponsesStreamEncoder, keep: (response: JsonObject) => Promise<void>): StreamFraming {
