@@ -35,10 +35,9 @@ describe('MetricsService', () => {
     for (const v of [0.05, 0.1, 0.5, 3, NaN]) h.observe(['openai'], v);
     const lines = (await metrics.render()).split('\n').filter((l) => l.startsWith('lat_seconds'));
     expect(lines).toEqual([
-      // prom-client writes `le` first; Prometheus reads labels in any order.
-      'lat_seconds_bucket{le="0.1",dialect="openai"} 2',
-      'lat_seconds_bucket{le="1",dialect="openai"} 3',
-      'lat_seconds_bucket{le="+Inf",dialect="openai"} 4',
+      'lat_seconds_bucket{dialect="openai",le="0.1"} 2',
+      'lat_seconds_bucket{dialect="openai",le="1"} 3',
+      'lat_seconds_bucket{dialect="openai",le="+Inf"} 4',
       'lat_seconds_sum{dialect="openai"} 3.65',
       'lat_seconds_count{dialect="openai"} 4',
     ]);

@@ -3,26 +3,15 @@
  * registry of the service's own, with prom-client's default process, heap, event-loop and GC
  * metrics beside Rosetta's. Counters and histograms are updated where things happen, at a constant
  * cost: a counter gathers its increments and hands them to prom-client when scraped, a histogram
- * keeps prom-client's child for each label combination. Gauges (queue lengths, circuit states) are
- * read only when scraped. Label values are bounded sets — dialects, model ids, provider slugs,
+ * counts its buckets itself and the registry writes them out. Gauges (queue lengths, circuit
+ * states) are read only when scraped. Label values are bounded sets — dialects, model ids, provider slugs,
  * statuses — never keys, prompts or URLs.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, Registry, type LabelValues } from 'prom-client';
-
-type Labels = readonly string[];
-type LabelObject = LabelValues<string>;
-
-/** prom-client's label object for `values` (in `names` order). */
-function labelObject(names: Labels, values: Labels): LabelObject {
-  const object: LabelObject = {};
-  for (let i = 0; i < names.length; i++) object[names[i]!] = values[i] ?? '';
-  return object;
-}
-
-/** A series' key: its label values, joined by a character no value of ours contains. */
-const seriesKey = (values: Labels): string => (values.length === 1 ? values[0]! : values.join('\u0001'));
+import { collectDefaultMetrics, Counter as PromCounter, Gauge as PromGauge, type Histogram as PromHistogram, Registry } from 'prom-client';
+import { BucketedHistogram } from './bucketed-histogram';
+import { labelObject, seriesKey, type LabelObject, type Labels } from './metric-labels';
 
 interface PendingIncrement {
   labels: LabelObject;
@@ -70,26 +59,8 @@ export class Counter {
   }
 }
 
-/** A prom-client histogram; each label combination's child (its `observe`) is made once and kept. */
-export class Histogram {
-  private readonly children = new Map<string, (value: number) => void>();
-
-  constructor(
-    private readonly metric: PromHistogram<string>,
-    private readonly labelNames: Labels,
-  ) {}
-
-  observe(labels: Labels, value: number): void {
-    if (!Number.isFinite(value)) return;
-    const key = seriesKey(labels);
-    let observe = this.children.get(key);
-    if (!observe) {
-      observe = this.metric.labels(labelObject(this.labelNames, labels)).observe;
-      this.children.set(key, observe);
-    }
-    observe(value);
-  }
-}
+/** Histograms are counted here and rendered by the registry: see BucketedHistogram. */
+export type Histogram = BucketedHistogram;
 
 export interface GaugeSample {
   labels?: Record<string, string>;
@@ -158,8 +129,10 @@ export class MetricsService {
 
   histogram(name: string, help: string, labelNames: Labels, buckets: readonly number[] = LATENCY_BUCKETS): Histogram {
     const existing = this.metrics.get(name);
-    if (existing instanceof Histogram) return existing;
-    const histogram = new Histogram(new PromHistogram({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] }), labelNames);
+    if (existing instanceof BucketedHistogram) return existing;
+    const histogram = new BucketedHistogram(name, help, labelNames, buckets);
+    // The registry renders any metric through its `get()`; its type names only its own classes.
+    this.registry.registerMetric(histogram as unknown as PromHistogram<string>);
     this.metrics.set(name, histogram);
     return histogram;
   }
