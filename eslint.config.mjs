@@ -20,6 +20,8 @@ export default tseslint.config(
     files: ['**/*.controller.ts', '**/*.service.ts', '**/*.guard.ts', '**/*.module.ts', '**/*.repository.ts', '**/*.filter.ts', '**/*.middleware.ts', '**/*.interceptor.ts', '**/*.cache.ts', '**/*.bus.ts', '**/*.adapter.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
+  // The dashboard runs in the browser.
+  { files: ['apps/dashboard/src/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['test/**/*.ts', '**/*.spec.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['scripts/**/*.js', 'test/support/*.js', '*.js'], rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' } },
 );

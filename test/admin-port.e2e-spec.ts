@@ -18,7 +18,7 @@ describe('ADMIN_PORT', () => {
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  it('serves the admin API and metrics only on the admin port', async () => {
+  it('serves the admin API, metrics and the dashboard only on the admin port', async () => {
     expect((await fetch(`${admin}/admin/keys`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(200);
     expect((await fetch(`${admin}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(200);
     const hidden = await fetch(`${stack.gateway.url}/admin/keys`, { headers: bearer(TEST_ADMIN_TOKEN) });
@@ -26,7 +26,9 @@ describe('ADMIN_PORT', () => {
     expect(((await hidden.json()) as any).error.message).toContain('the admin surface is served on ADMIN_PORT');
     expect((await fetch(`${stack.gateway.url}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(404);
     // Express matches routes case-insensitively: other spellings must not reach it on this port.
-    for (const path of ['/METRICS', '/Metrics/', '/ADMIN/keys', '/%61dmin/keys', '/Docs', '/OPENAPI.JSON']) {
+    const page = await fetch(`${admin}/dashboard`);
+    expect({ status: page.status, type: page.headers.get('content-type') }).toEqual({ status: 200, type: 'text/html; charset=utf-8' });
+    for (const path of ['/dashboard', '/Dashboard/keys', '/admin/session', '/METRICS', '/Metrics/', '/ADMIN/keys', '/%61dmin/keys', '/Docs', '/OPENAPI.JSON']) {
       expect({ path, status: (await fetch(`${stack.gateway.url}${path}`, { headers: bearer(TEST_ADMIN_TOKEN) })).status }).toEqual({ path, status: 404 });
     }
   });

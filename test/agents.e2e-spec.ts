@@ -126,17 +126,21 @@ describe('agentic coding tools through the gateway', () => {
   });
 
   /** Codex CLI as the README configures it: a custom model provider on the gateway, wire_api "responses". */
-  const codexHome = (): string => {
-    const dir = join(home, '.codex');
+  const codexHome = (extra: string[] = []): string => {
+    const dir = join(home, extra.length > 0 ? '.codex-reasoning' : '.codex');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'config.toml'),
-      ['model_provider = "rosetta"', '', '[model_providers.rosetta]', 'name = "Rosetta"', `base_url = "${gateway.url}/v1"`, 'env_key = "ROSETTA_KEY"', 'wire_api = "responses"', ''].join('\n'),
+      [...extra, 'model_provider = "rosetta"', '', '[model_providers.rosetta]', 'name = "Rosetta"', `base_url = "${gateway.url}/v1"`, 'env_key = "ROSETTA_KEY"', 'wire_api = "responses"', ''].join('\n'),
     );
     return dir;
   };
 
+  /** Codex has a Pro key of its own: three agents' prompts in one minute would not fit one key's tokens per minute. */
+  let codexKey: { id: string; key: string };
+
   it.each([...MODELS, ['openai-responses', RESPONSES_MODEL]] as const)('Codex CLI writes a file through a %s-protocol upstream', async (protocol, model) => {
+    codexKey ??= await createKey(gateway, 'pro');
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-codex-'));
     const content = `written by codex via ${model}`;
     const command = `printf '%s\\n' '${content}' > ${join(dir, 'hello.txt')}`;
@@ -144,7 +148,7 @@ describe('agentic coding tools through the gateway', () => {
     const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
       cwd: dir,
       timeout: 120_000,
-      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(), ROSETTA_KEY: key, NO_COLOR: '1' },
+      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(), ROSETTA_KEY: codexKey.key, NO_COLOR: '1' },
     });
     // `codex exec` reads more of the prompt from a piped stdin until it closes.
     codex.child.stdin?.end();
@@ -156,10 +160,42 @@ describe('agentic coding tools through the gateway', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('left no 429 in the ledger for the Pro key the agents used', async () => {
+  /** What of the reasoning came back in the turn after the tool call, in each protocol's own shape. */
+  const REPLAYED: Record<string, (body: Record<string, any>) => unknown[]> = {
+    anthropic: (body) => body['messages'].flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'thinking' && p.signature),
+    gemini: (body) => body['contents'].flatMap((c: any) => c.parts).filter((p: any) => typeof p.thoughtSignature === 'string'),
+    // As Codex sent it: the encrypted content, and no id (Codex keeps none; the gateway adds none).
+    'openai-responses': (body) => body['input'].filter((item: any) => item.type === 'reasoning' && typeof item.encrypted_content === 'string' && !('id' in item)),
+  };
+
+  it.each([MODELS[0], MODELS[2], ['openai-responses', RESPONSES_MODEL]] as const)('Codex CLI with reasoning on replays it through a %s-protocol upstream', async (protocol, model) => {
+    codexKey ??= await createKey(gateway, 'pro');
+    const dir = mkdtempSync(join(tmpdir(), 'rosetta-codex-'));
+    const content = `reasoned by codex via ${model}`;
+    const command = `printf '%s\\n' '${content}' > ${join(dir, 'hello.txt')}`;
+    const prompt = `Create the file hello.txt <sim>${JSON.stringify({ toolCalls: [{ name: 'exec_command', arguments: { cmd: command } }] })}</sim>`;
+    const config = ['model_reasoning_effort = "low"', 'model_reasoning_summary = "auto"', 'model_supports_reasoning_summaries = true'];
+    const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
+      cwd: dir,
+      timeout: 120_000,
+      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(config), ROSETTA_KEY: codexKey.key, NO_COLOR: '1' },
+    });
+    codex.child.stdin?.end();
+    const { stdout } = await codex;
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(`${content}\n`);
+    expect(stdout).toContain('Tool results received:');
+    // The turn after the tool call carried the reasoning back to the upstream, in its own protocol.
+    const followUp = sim.requests().filter((r) => r.protocol === protocol && JSON.stringify(r.body).includes('Process exited with code 0') && JSON.stringify(r.body).includes(content)).at(-1);
+    expect(REPLAYED[protocol]!(followUp!.body as Record<string, any>)).toHaveLength(1);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('left no 429 in the ledger for the Pro keys the agents used', async () => {
     await stack.gateway.stop('SIGTERM'); // flushes the ledger
-    const rows = await query<{ status: number; n: number }>(stack.db.url, 'SELECT status, count(*)::int AS n FROM request_log WHERE api_key_id = $1 GROUP BY status ORDER BY status', [keyId]);
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.filter((r) => r.status === 429)).toEqual([]);
+    for (const id of [keyId, codexKey.id]) {
+      const rows = await query<{ status: number; n: number }>(stack.db.url, 'SELECT status, count(*)::int AS n FROM request_log WHERE api_key_id = $1 GROUP BY status ORDER BY status', [id]);
+      expect(rows.length).toBeGreaterThan(0);
+      expect({ id, limited: rows.filter((r) => r.status === 429) }).toEqual({ id, limited: [] });
+    }
   });
 });

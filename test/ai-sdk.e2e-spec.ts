@@ -82,6 +82,21 @@ describe('Vercel AI SDK, default OpenAI provider', () => {
     expect(JSON.stringify(upstream.body)).toContain(first.text);
   });
 
+  it('continues after reasoning from a Responses upstream, referring to it by id as it does with store: true', async () => {
+    const m = `aisdk-think-${Math.random().toString(36).slice(2, 10)}`;
+    const question = { role: 'user' as const, content: `Name a colour ${m}` };
+    // A rosetta/ model id is no reasoning model to the SDK, which would drop the effort otherwise.
+    const providerOptions = { openai: { reasoningEffort: 'low' as const, forceReasoning: true } };
+    const first = await generateText({ model: provider()(RESPONSES_MODEL), messages: [question], providerOptions });
+    expect(first.reasoning.map((part) => part.type)).toEqual(['reasoning']);
+    const second = await generateText({ model: provider()(RESPONSES_MODEL), messages: [question, ...first.response.messages, { role: 'user', content: 'Another one' }], providerOptions });
+    expect(second.text).toBe('Simulated reply from gpt-5-codex: Another one');
+    expect(sent.at(-1)!['input']).toEqual(expect.arrayContaining([{ type: 'item_reference', id: expect.stringMatching(/^rs_/) }]));
+    // The upstream got its reasoning back, byte for byte (the simulator verifies it).
+    const upstream = sim.requests().filter((r) => JSON.stringify(r.body).includes(m)).at(-1)!.body as { input: Array<Record<string, unknown>> };
+    expect(upstream.input.filter((item) => item['type'] === 'reasoning')).toEqual([expect.objectContaining({ encrypted_content: expect.any(String) })]);
+  });
+
   it('streams text', async () => {
     const result = streamText({ model: provider()('rosetta/claude-haiku-4-5'), prompt: 'Count to three' });
     let text = '';

@@ -44,6 +44,24 @@ describe('embedded database (PGlite) start', () => {
     expect(second.choices[0]!.message.content).toBe('Simulated reply from gpt-4o-mini: still here');
   });
 
+  it('keeps Responses answers on PGlite: continued, read back, listed, deleted, and another key\'s refused', async () => {
+    // The gateway of the test before, on the same embedded database.
+    const { key } = await createKey(gateway!, 'free');
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway!.url}/v1`, maxRetries: 0 });
+    const first = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: 'Hold \u0000 this' });
+    const second = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: 'And this', previous_response_id: first.id });
+    expect(second.output_text).toBe('Simulated reply from gpt-4o-mini: And this');
+    const third = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: [{ type: 'item_reference', id: first.output[0]!.id! }, { role: 'user', content: 'Again' }] });
+    expect(third.status).toBe('completed');
+    expect(await client.responses.retrieve(first.id)).toEqual(expect.objectContaining({ id: first.id, output_text: first.output_text }));
+    expect((await client.responses.inputItems.list(third.id, { order: 'asc' })).data.map((item) => item.id)).toEqual([first.output[0]!.id, expect.stringMatching(/^msg_/)]);
+    const stranger = new OpenAI({ apiKey: (await createKey(gateway!, 'free')).key, baseURL: `${gateway!.url}/v1`, maxRetries: 0 });
+    await expect(stranger.responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
+    await expect(stranger.responses.delete(first.id)).rejects.toMatchObject({ status: 404 });
+    await client.responses.delete(first.id);
+    await expect(client.responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
+  });
+
   it('on a first start without ADMIN_TOKEN, prints the generated token once with commands that work on its URL', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'rosetta-banner-'));
     const first = await startGateway({ ...env(), ROSETTA_DATA_DIR: fresh, ADMIN_TOKEN: undefined });
@@ -53,6 +71,7 @@ describe('embedded database (PGlite) start', () => {
       expect(token?.[1]).toBe(first.url);
       expect(banner).toContain('npm run admin -- keys create --plan pro --name me');
       expect(banner).toContain('export ROSETTA_KEY=rsk_...');
+      expect(banner).toContain(`Dashboard: ${first.url}/dashboard (sign in with the admin token)`);
       const created = await fetch(`${first.url}/admin/keys`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token![2]}`, 'content-type': 'application/json' },

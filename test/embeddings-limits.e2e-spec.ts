@@ -164,7 +164,8 @@ describe('embeddings: limits, budgets, fallbacks and refusals', () => {
       const counted = await post(`/v1beta/models/${GEM}:countTokens`, { contents: [{ parts: [{ text: 'count these words' }] }] }, goog());
       expect(counted).toEqual({ status: 200, body: { totalTokens: expect.any(Number) } });
       const mirror = (await adminCall(gateway, 'GET', '/admin/providers')).body.find((p: any) => p.slug === 'gemini-mirror');
-      expect(mirror.endpoints).toEqual([{ model: TE3, kind: 'embedding', upstream_model: 'text-embedding-3-small', disabled: false }]);
+      // Each endpoint also carries its limits, prices and live health (the dashboard's providers page).
+      expect(mirror.endpoints).toEqual([expect.objectContaining({ model: TE3, kind: 'embedding', upstream_model: 'text-embedding-3-small', disabled: false, health: expect.objectContaining({ status: 0 }) })]);
     });
 
     it('refuses, at start, an embedding model served over Anthropic', async () => {

@@ -21,7 +21,7 @@ describe('API reference', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.0.0');
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chat/completions', '/v1/messages', '/v1beta/models/{model}:generateContent', '/admin/keys', '/admin/usage']));
-    expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }]);
+    expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }, { dashboardSession: [] }]);
   });
 
   it('renders /docs as one self-contained page: nothing loaded from another origin, no script', async () => {

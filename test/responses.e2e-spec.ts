@@ -243,12 +243,19 @@ describe('OpenAI Responses API', () => {
     }
   });
 
-  it('writes one ledger row per response with the dialect and its cost', async () => {
+  it('writes one ledger row per response, plain or streamed, with the dialect, the usage and its cost', async () => {
     const m = marker('ledger');
-    const response = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: `Bill me ${m}` });
-    await gateway.stop('SIGTERM');
-    const rows = await query<{ dialect: string; served_model: string; input_tokens: number; cost_usd: string }>(stack.db.url, "SELECT dialect, served_model, input_tokens, cost_usd::text FROM request_log WHERE dialect = 'openai-responses' AND served_model = 'rosetta/gpt-4o-mini'");
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.some((r) => r.input_tokens === response.usage!.input_tokens && Number(r.cost_usd) > 0)).toBe(true);
+    const { data: plain, response: plainHttp } = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: `Bill me ${m}` }).withResponse();
+    const { data: stream, response: streamHttp } = await client.responses.create({ model: 'rosetta/gpt-4o-mini', input: `Bill me too ${m}`, stream: true }).withResponse();
+    let streamed: OpenAI.Responses.Response | undefined;
+    for await (const event of stream) if (event.type === 'response.completed') streamed = event.response;
+    await gateway.stop('SIGTERM'); // flushes the ledger
+    const row = async (requestId: string | null) =>
+      query<Record<string, unknown>>(stack.db.url, 'SELECT dialect, served_model, status, streamed, input_tokens, output_tokens, cost_usd::float8 > 0 AS costed FROM request_log WHERE request_id = $1', [requestId]);
+    const expected = (usage: OpenAI.Responses.ResponseUsage, isStream: boolean) => [
+      { dialect: 'openai-responses', served_model: 'rosetta/gpt-4o-mini', status: 200, streamed: isStream, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, costed: true },
+    ];
+    expect(await row(plainHttp.headers.get('x-request-id'))).toEqual(expected(plain.usage!, false));
+    expect(await row(streamHttp.headers.get('x-request-id'))).toEqual(expected(streamed!.usage!, true));
   });
 });

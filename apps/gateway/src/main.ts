@@ -43,7 +43,9 @@ async function bootstrap(): Promise<void> {
   installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs, adminServer);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
-  announce(`http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`, config.simulatorMode, app.get(AdminTokenService, { strict: false }).takeGenerated());
+  const local = (host: string, at: number): string => `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${at}`;
+  const admin = adminServer ? local(config.adminHost ?? config.host, (adminServer.address() as AddressInfo).port) : local(config.host, port);
+  announce(local(config.host, port), admin, config.simulatorMode, app.get(AdminTokenService, { strict: false }).takeGenerated());
 }
 
 /**
@@ -100,11 +102,11 @@ function notHere(req: IncomingMessage, res: ServerResponse, why: string): void {
 }
 
 /**
- * The start banner, on stderr (never the structured log): where the gateway is, whether replies are
- * simulated, and — on the first start without ADMIN_TOKEN — the generated token, shown only this
- * once, with the exact commands to create a key and use it on this URL.
+ * The start banner, on stderr (never the structured log): where the gateway and its dashboard
+ * are, whether replies are simulated, and — on the first start without ADMIN_TOKEN — the
+ * generated token, shown only this once, with what to do with it.
  */
-function announce(url: string, simulated: boolean, generatedToken: string | undefined): void {
+function announce(url: string, adminUrl: string, simulated: boolean, generatedToken: string | undefined): void {
   let text = '';
   if (simulated) {
     text +=
@@ -115,12 +117,13 @@ function announce(url: string, simulated: boolean, generatedToken: string | unde
     text +=
       `\n  ADMIN_TOKEN was not set, so Rosetta generated one. It is shown only this once:\n\n` +
       `      ${generatedToken}\n\n` +
-      `  Create an API key (in another terminal) and use it:\n` +
-      `      export ROSETTA_URL=${url} ADMIN_TOKEN=${generatedToken}\n` +
+      `  Sign in to the dashboard with it at ${adminUrl}/dashboard to issue keys and watch usage,\n` +
+      `  or create an API key from a terminal (in another one) and use it:\n` +
+      `      export ROSETTA_URL=${adminUrl} ADMIN_TOKEN=${generatedToken}\n` +
       `      npm run admin -- keys create --plan pro --name me\n` +
       `      export ROSETTA_KEY=rsk_...        # the "key" of that response\n`;
   }
-  if (text) process.stderr.write(`${text}\n  Gateway: ${url}\n\n`);
+  process.stderr.write(`${text}\n  Gateway:   ${url}\n  Dashboard: ${adminUrl}/dashboard (sign in with the admin token)\n\n`);
 }
 
 bootstrap().catch((error: unknown) => {

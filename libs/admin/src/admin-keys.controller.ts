@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiKeyService, Public, TeamCacheService, type ApiKeyRecord, type Budget, type BudgetPeriod, type KeyChange } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, PlanCacheService } from '@rosetta/limits';
@@ -7,6 +7,7 @@ import { RegistryService } from '@rosetta/registry';
 import { UsageRepository, usdString } from '@rosetta/usage';
 import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
+import { Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
   return {
@@ -44,6 +45,7 @@ export function budgetOf(usd: number | null | undefined, period: string | null |
 /** Keys: issue (the secret is shown once), read with this period's spend, change, revoke (ARCHITECTURE §8). */
 @Public()
 @UseGuards(AdminGuard)
+@UseInterceptors(AuditInterceptor)
 @Controller('admin/keys')
 export class AdminKeysController {
   constructor(
@@ -57,6 +59,7 @@ export class AdminKeysController {
 
   @Post()
   @HttpCode(201)
+  @Audited('key.create', 'key')
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateKeyDto, body);
     const change = this.checked(dto);
@@ -74,9 +77,13 @@ export class AdminKeysController {
     return { ...presentKey(record), key };
   }
 
+  /** Every key; with `include=spend`, what each spent this period (the dashboard's list). */
   @Get()
-  async list(): Promise<Record<string, unknown>[]> {
-    return (await this.keys.list()).map(presentKey);
+  async list(@Query('include') include?: unknown): Promise<Record<string, unknown>[]> {
+    const keys = await this.keys.list();
+    if (!checkInclude(include)) return keys.map(presentKey);
+    const monthly = await this.monthlySpend();
+    return Promise.all(keys.map(async (record) => ({ ...presentKey(record), ...(await this.spend(record, monthly)) })));
   }
 
   @Get(':id')
@@ -86,6 +93,7 @@ export class AdminKeysController {
   }
 
   @Patch(':id')
+  @Audited('key.update', 'key')
   async update(@Param('id') id: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     const current = await this.find(id);
     const dto = validateBody(UpdateKeyDto, body);
@@ -95,6 +103,7 @@ export class AdminKeysController {
   }
 
   @Delete(':id')
+  @Audited('key.revoke', 'key')
   async revoke(@Param('id') id: string): Promise<Record<string, unknown>> {
     const record = UUID.test(id) ? await this.keys.revoke(id) : null;
     if (!record) throw new GatewayError('not_found_error', `API key '${id}' not found`);
@@ -130,15 +139,31 @@ export class AdminKeysController {
     };
   }
 
+  /** This UTC month's spend of every key, in one grouped read of the ledger. */
+  private async monthlySpend(): Promise<Map<string, string>> {
+    const rows = await this.usage.report({ from: monthStart(), to: new Date(), groupBy: ['key'] });
+    return new Map(rows.filter((row) => row.api_key_id).map((row) => [row.api_key_id!, row.cost_usd]));
+  }
+
   /** Spend this period: the budget's own figures, or the ledger's this UTC month without a budget. */
-  private async spend(record: ApiKeyRecord): Promise<Record<string, unknown>> {
+  private async spend(record: ApiKeyRecord, monthly?: Map<string, string>): Promise<Record<string, unknown>> {
     const scope = this.budgets.scopesFor(record).find((s) => s.kind === 'key');
     if (scope) {
       const status = await this.budgets.status(scope);
       return { spend_usd: usdString(status.spentUsd), spend_period: status.period, remaining_usd: usdString(status.remainingUsd), resets_at: status.resetsAt?.toISOString() ?? null };
     }
-    const now = new Date();
-    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    return { spend_usd: usdString(await this.usage.spentSince('key', record.id, month)), spend_period: 'month', remaining_usd: null, resets_at: null };
+    const spent = monthly ? (monthly.get(record.id) ?? '0') : usdString(await this.usage.spentSince('key', record.id, monthStart()));
+    return { spend_usd: spent, spend_period: 'month', remaining_usd: null, resets_at: null };
   }
+}
+
+export function monthStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/** `include=spend` or nothing: a list with or without what each object spent this period. */
+export function checkInclude(include: unknown): boolean {
+  if (include === undefined) return false;
+  if (include !== 'spend') throw GatewayError.invalidRequest(`Invalid 'include': the only value is 'spend', got ${JSON.stringify(include).slice(0, 100)}`, 'include');
+  return true;
 }

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Patch, Put, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Put, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { PLAN_NAME_PATTERN, PlanCacheService, PlanRepository, type PlanRecord } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
 import { UpdatePlanDto, UpsertPlanDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
+import { Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 interface StatusSetter {
   status(code: number): unknown;
@@ -17,6 +18,7 @@ interface StatusSetter {
  */
 @Public()
 @UseGuards(AdminGuard)
+@UseInterceptors(AuditInterceptor)
 @Controller('admin/plans')
 export class AdminPlansController {
   constructor(
@@ -35,6 +37,7 @@ export class AdminPlansController {
   }
 
   @Put(':name')
+  @Audited('plan.put', 'plan', 'name')
   async upsert(
     @Param('name') name: string,
     @Body() body: unknown,
@@ -49,6 +52,7 @@ export class AdminPlansController {
   }
 
   @Patch(':name')
+  @Audited('plan.update', 'plan', 'name')
   async update(@Param('name') name: string, @Body() body: unknown): Promise<PlanRecord> {
     checkedName(name);
     const dto = validateBody(UpdatePlanDto, body, { rejectUnknown: true });
@@ -61,6 +65,7 @@ export class AdminPlansController {
   }
 
   @Delete(':name')
+  @Audited('plan.delete', 'plan', 'name')
   async remove(@Param('name') name: string): Promise<PlanRecord> {
     const removal = await this.repository.remove(checkedName(name));
     if (removal.status === 'not_found') return notFound(name);

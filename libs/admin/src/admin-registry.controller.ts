@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { validateBody } from '@rosetta/platform';
 import { ModelEntryDto, ProviderEntryDto, RegistryService, RegistryWriterService, type ResolvedProvider } from '@rosetta/registry';
+import { CircuitBreakerService, EndpointHealthService } from '@rosetta/routing';
 import { AdminGuard } from './admin.guard';
+import { Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 /**
  * Providers and models at run time, in the shape of PROVIDERS_FILE (ARCHITECTURE §5). Admin
@@ -11,11 +13,14 @@ import { AdminGuard } from './admin.guard';
  */
 @Public()
 @UseGuards(AdminGuard)
+@UseInterceptors(AuditInterceptor)
 @Controller('admin')
 export class AdminRegistryController {
   constructor(
     private readonly registry: RegistryService,
     private readonly writer: RegistryWriterService,
+    private readonly health: EndpointHealthService,
+    private readonly breaker: CircuitBreakerService,
   ) {}
 
   @Get('providers')
@@ -24,6 +29,7 @@ export class AdminRegistryController {
   }
 
   @Put('providers/:slug')
+  @Audited('provider.put', 'provider', 'slug')
   async putProvider(@Param('slug') slug: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     const entry = validateBody(ProviderEntryDto, { ...(body as object), slug });
     await this.writer.applyProvider(entry, 'admin');
@@ -32,6 +38,7 @@ export class AdminRegistryController {
   }
 
   @Delete('providers/:slug')
+  @Audited('provider.delete', 'provider', 'slug')
   async deleteProvider(@Param('slug') slug: string): Promise<{ slug: string; deleted: true }> {
     const provider = this.registry.provider(slug);
     if (!provider) throw new GatewayError('not_found_error', `Provider '${slug}' not found`);
@@ -42,6 +49,7 @@ export class AdminRegistryController {
   }
 
   @Put('models/*name')
+  @Audited('model.put', 'model', 'name')
   async putModel(@Param('name') name: string | string[], @Body() body: unknown): Promise<Record<string, unknown>> {
     const id = Array.isArray(name) ? name.join('/') : name;
     const entry = validateBody(ModelEntryDto, { ...(body as object), name: this.writer.bareName(id) });
@@ -57,10 +65,31 @@ export class AdminRegistryController {
     await this.writer.changed();
   }
 
+  /**
+   * An endpoint's live health: status (0 operational, 1 degraded, 2 down, 3 disabled), uptime and
+   * percentiles over the last 30 minutes (shared by every replica through Redis), and this
+   * replica's circuit breaker.
+   */
+  private healthOf(endpoint: string): Record<string, unknown> {
+    const stats = this.health.stats(endpoint);
+    const circuit = this.breaker.info(endpoint);
+    const round = (value: number | null): number | null => (value === null ? null : Math.round(value * 10) / 10);
+    return {
+      status: this.health.status(endpoint),
+      uptime_pct: round(stats.uptimePct),
+      calls_30m: stats.samples,
+      failures_30m: stats.failures,
+      ttft_ms: { p50: round(stats.ttftP50), p90: round(stats.ttftP90) },
+      latency_ms: { p50: round(stats.latencyP50), p90: round(stats.latencyP90) },
+      throughput_tps: { p50: round(stats.throughputP50), p90: round(stats.throughputP90) },
+      circuit: { state: circuit.state, consecutive_failures: circuit.consecutiveFailures, open_until: circuit.openUntil === null ? null : new Date(circuit.openUntil).toISOString() },
+    };
+  }
+
   private present(p: ResolvedProvider): Record<string, unknown> {
     const endpoints = this.registry
       .list()
-      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, kind: m.kind, upstream_model: e.upstreamModel, disabled: e.disabled })));
+      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, kind: m.kind, upstream_model: e.upstreamModel, disabled: e.disabled, context_length: e.contextLength, max_completion_tokens: e.maxCompletionTokens, pricing: e.pricing, health: this.healthOf(`${p.slug}/${e.upstreamModel}`) })));
     return {
       slug: p.slug,
       protocol: p.protocol,

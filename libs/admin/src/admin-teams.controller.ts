@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public, TeamCacheService, TeamRepository, type TeamRecord } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
-import { usdString } from '@rosetta/usage';
-import { budgetOf } from './admin-keys.controller';
+import { UsageRepository, usdString } from '@rosetta/usage';
+import { budgetOf, checkInclude, monthStart } from './admin-keys.controller';
 import { CreateTeamDto, UpdateTeamDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
+import { Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,16 +25,19 @@ function presentTeam(team: TeamRecord): Record<string, unknown> {
 /** Teams: keys charged together, with a budget of their own (ARCHITECTURE §8). */
 @Public()
 @UseGuards(AdminGuard)
+@UseInterceptors(AuditInterceptor)
 @Controller('admin/teams')
 export class AdminTeamsController {
   constructor(
     private readonly repository: TeamRepository,
     private readonly cache: TeamCacheService,
     private readonly budgets: BudgetService,
+    private readonly usage: UsageRepository,
   ) {}
 
   @Post()
   @HttpCode(201)
+  @Audited('team.create', 'team')
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateTeamDto, body);
     if (await this.repository.findByName(dto.name)) throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
@@ -42,20 +46,30 @@ export class AdminTeamsController {
     return presentTeam(team);
   }
 
+  /** Every team; with `include=spend`, what each spent this period (its budget's, else this UTC month). */
   @Get()
-  async list(): Promise<Record<string, unknown>[]> {
-    return (await this.repository.list()).map(presentTeam);
+  async list(@Query('include') include?: unknown): Promise<Record<string, unknown>[]> {
+    const teams = await this.repository.list();
+    if (!checkInclude(include)) return teams.map(presentTeam);
+    const rows = await this.usage.report({ from: monthStart(), to: new Date(), groupBy: ['team'] });
+    const monthly = new Map(rows.filter((row) => row.team_id).map((row) => [row.team_id!, row.cost_usd]));
+    return Promise.all(teams.map((team) => (team.budget ? this.withBudget(team) : { ...presentTeam(team), spend_usd: monthly.get(team.id) ?? '0', spend_period: 'month', remaining_usd: null, resets_at: null })));
   }
 
   @Get(':id')
   async get(@Param('id') id: string): Promise<Record<string, unknown>> {
     const team = await this.find(id);
     if (!team.budget) return presentTeam(team);
-    const status = await this.budgets.status({ kind: 'team', id: team.id, name: team.name, budget: team.budget });
-    return { ...presentTeam(team), spend_usd: usdString(status.spentUsd), remaining_usd: usdString(status.remainingUsd), resets_at: status.resetsAt?.toISOString() ?? null };
+    return this.withBudget(team);
+  }
+
+  private async withBudget(team: TeamRecord): Promise<Record<string, unknown>> {
+    const status = await this.budgets.status({ kind: 'team', id: team.id, name: team.name, budget: team.budget! });
+    return { ...presentTeam(team), spend_usd: usdString(status.spentUsd), spend_period: status.period, remaining_usd: usdString(status.remainingUsd), resets_at: status.resetsAt?.toISOString() ?? null };
   }
 
   @Patch(':id')
+  @Audited('team.update', 'team')
   async update(@Param('id') id: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     const current = await this.find(id);
     const dto = validateBody(UpdateTeamDto, body);

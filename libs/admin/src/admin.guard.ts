@@ -1,16 +1,76 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AdminSessionService } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { AdminTokenService } from './admin-token.service';
+import { requestHeader, TOKEN_ACTOR, type AdminActor, type AdminRequest } from './session/admin-actor';
+import { readSessionCookie } from './session/session-cookie';
 
+const ALLOW_VIEWER = 'rosetta:admin-allow-viewer';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The header the dashboard sends with every change; a page of another site cannot send it without CORS, which is never granted. */
+export const DASHBOARD_HEADER = 'x-rosetta-dashboard';
+
+/** A POST that changes nothing (explaining a route): viewers may call it too. */
+export const AllowViewer = (): MethodDecorator => SetMetadata(ALLOW_VIEWER, true);
+
+/**
+ * The admin API's door: `Authorization: Bearer <ADMIN_TOKEN>` (scripts, the CLI), or a dashboard
+ * session cookie. A viewer's session may read everything and change nothing (403). Changes made
+ * with a cookie must carry the dashboard header and, when the browser names an Origin, come from
+ * this very host: together with SameSite=Strict, no other site can make a signed-in browser act.
+ * The caller is put on the request (`adminActor`) for the audit log.
+ */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  constructor(private readonly tokens: AdminTokenService) {}
+  constructor(
+    private readonly tokens: AdminTokenService,
+    private readonly sessions: AdminSessionService,
+    private readonly reflector: Reflector,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
-    const match = /^Bearer\s+(.+)$/i.exec(request.headers['authorization'] ?? '');
-    if (!match) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>');
-    if (!this.tokens.verify(match[1]!.trim())) throw new GatewayError('authentication_error', 'Invalid admin token');
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AdminRequest>();
+    const actor = await this.identify(request);
+    request.adminActor = actor;
+    if (SAFE_METHODS.has(request.method.toUpperCase())) return true;
+    if (actor.method !== 'bearer') checkSameOrigin(request);
+    if (actor.role !== 'admin' && !this.reflector.get<boolean>(ALLOW_VIEWER, context.getHandler())) {
+      throw new GatewayError('permission_error', `Signed in as ${actor.name} with the viewer role: viewers can look at everything but change nothing`);
+    }
     return true;
+  }
+
+  private async identify(request: AdminRequest): Promise<AdminActor> {
+    const authorization = requestHeader(request, 'authorization');
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(.+)$/i.exec(authorization);
+      if (!match) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>');
+      if (!this.tokens.verify(match[1]!.trim())) throw new GatewayError('authentication_error', 'Invalid admin token');
+      return { name: TOKEN_ACTOR, role: 'admin', method: 'bearer' };
+    }
+    const id = readSessionCookie(request);
+    if (id === undefined) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>, or sign in at /dashboard');
+    const session = await this.sessions.find(id);
+    if (!session) throw new GatewayError('authentication_error', 'Your dashboard session has ended (signed out or expired): sign in again');
+    return { name: session.actor, role: session.role, method: session.method };
+  }
+}
+
+/** A change made with a session cookie: the dashboard header, and an Origin (when sent) naming this host. */
+export function checkSameOrigin(request: AdminRequest): void {
+  if (requestHeader(request, DASHBOARD_HEADER) === undefined) {
+    throw new GatewayError('permission_error', `Refused: a change made with a dashboard session must carry the ${DASHBOARD_HEADER} header (cross-site request protection)`);
+  }
+  const origin = requestHeader(request, 'origin');
+  if (origin === undefined) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = '';
+  }
+  if (host.toLowerCase() !== (requestHeader(request, 'host') ?? '').toLowerCase()) {
+    throw new GatewayError('permission_error', `Refused: the request comes from another site (${origin.slice(0, 100)})`);
   }
 }

@@ -1,21 +1,43 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@rosetta/auth';
+import { DialectsModule } from '@rosetta/dialects';
 import { BudgetModule, LimitsModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
-import { AdminRegistryController } from './admin-registry.controller';
-import { AdminUsageController } from './admin-usage.controller';
+import { EndpointHealthModule } from '@rosetta/routing';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminPlansController } from './admin-plans.controller';
+import { AdminRegistryController } from './admin-registry.controller';
+import { AdminRouteController } from './admin-route.controller';
 import { AdminTeamsController } from './admin-teams.controller';
-import { AdminGuard } from './admin.guard';
 import { AdminTokenService } from './admin-token.service';
+import { AdminUsageController } from './admin-usage.controller';
+import { AdminGuard } from './admin.guard';
+import { AdminAuditController } from './audit/admin-audit.controller';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { AuditRepository } from './audit/audit.repository';
+import { AuditService } from './audit/audit.service';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { MetricsController } from './metrics.controller';
 import { OpenApiController } from './openapi/openapi.controller';
+import { AdminSessionController } from './session/admin-session.controller';
+import { OidcService } from './session/oidc.service';
 import { SettingRepository } from './setting.repository';
 
 @Module({
-  imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule],
-  controllers: [AdminKeysController, AdminTeamsController, AdminPlansController, AdminRegistryController, AdminUsageController, MetricsController, OpenApiController],
-  providers: [SettingRepository, AdminTokenService, AdminGuard],
+  imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule, EndpointHealthModule, DialectsModule],
+  controllers: [
+    AdminSessionController,
+    AdminKeysController,
+    AdminTeamsController,
+    AdminPlansController,
+    AdminRegistryController,
+    AdminUsageController,
+    AdminRouteController,
+    AdminAuditController,
+    MetricsController,
+    OpenApiController,
+    DashboardController,
+  ],
+  providers: [SettingRepository, AdminTokenService, AdminGuard, AuditRepository, AuditService, AuditInterceptor, OidcService],
 })
 export class AdminModule {}

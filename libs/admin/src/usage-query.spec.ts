@@ -44,9 +44,9 @@ describe('GET /admin/usage parameters', () => {
   });
 
   it.each<[Record<string, unknown>, string, string]>([
-    [{ group_by: 'week' }, 'group_by', "Invalid 'group_by': 'week' is not one of key, team, model, day (several may be given, comma separated)"],
+    [{ group_by: 'week' }, 'group_by', "Invalid 'group_by': 'week' is not one of key, team, model, provider, day, hour (several may be given, comma separated)"],
     [{ group_by: 'key,key' }, 'group_by', "Invalid 'group_by': 'key' is given twice"],
-    [{ group_by: '' }, 'group_by', "Invalid 'group_by': '' is not one of key, team, model, day (several may be given, comma separated)"],
+    [{ group_by: '' }, 'group_by', "Invalid 'group_by': '' is not one of key, team, model, provider, day, hour (several may be given, comma separated)"],
     [{ group_by: ['key', 'team'] }, 'group_by', "Invalid 'group_by': give it once, as a single value"],
     [{ format: 'xlsx' }, 'format', "Invalid 'format': must be json or csv, got 'xlsx'"],
     [{ from: 'yesterday' }, 'from', "Invalid 'from': must be an ISO 8601 date (2026-11-24) or date-time (2026-11-24T09:30:00Z), got 'yesterday'"],

@@ -14,7 +14,7 @@ export interface UsageQuery extends UsageReportFilter {
 }
 
 /**
- * `GET /admin/usage` parameters, checked: `group_by` one or more of key, team, model, day (comma
+ * `GET /admin/usage` parameters, checked: `group_by` one or more of key, team, model, provider, day, hour (comma
  * separated); `from` (inclusive) and `to` (exclusive) as ISO 8601 dates or date-times, UTC unless
  * an offset is given, where a date alone for `to` includes that whole day; by default the 7 days
  * up to now. Anything else is a 400 naming the parameter.

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AdminSessionRepository } from './admin-session.repository';
+import { AdminSessionService } from './admin-session.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeyService } from './api-key.service';
@@ -8,7 +10,7 @@ import { TeamCacheService } from './team-cache.service';
 import { TeamRepository } from './team.repository';
 
 @Module({
-  providers: [ApiKeyRepository, KeyCacheService, ApiKeyService, TeamRepository, TeamCacheService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeyService, KeyCacheService, TeamRepository, TeamCacheService],
+  providers: [AdminSessionRepository, AdminSessionService, ApiKeyRepository, KeyCacheService, ApiKeyService, TeamRepository, TeamCacheService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  exports: [AdminSessionService, ApiKeyService, KeyCacheService, TeamRepository, TeamCacheService],
 })
 export class AuthModule {}

@@ -11,4 +11,7 @@ export * from './key-cache.service';
 export * from './key-secret';
 export * from './extract-credential';
 export * from './public.decorator';
+export * from './admin-session.record';
+export * from './admin-session.repository';
+export * from './admin-session.service';
 export * from './auth.module';

@@ -14,8 +14,7 @@ export type StreamEvent =
   | { type: 'text-start'; index: number }
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'text-end'; index: number; signature?: ProviderSignature }
-  /** `id`: the provider's own id for the block, where it gives one up front (a Responses reasoning item). */
-  | { type: 'thinking-start'; index: number; id?: string }
+  | { type: 'thinking-start'; index: number }
   | { type: 'thinking-delta'; index: number; text: string }
   | { type: 'thinking-end'; index: number; signature?: ProviderSignature }
   | { type: 'redacted-thinking'; index: number; data: string; protocol: UpstreamProtocolId }

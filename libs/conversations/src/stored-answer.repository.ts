@@ -7,10 +7,28 @@ import { DataSource } from 'typeorm';
 export class StoredAnswerRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insert(answer: { id: string; apiKeyId: string; dialect: string; record: StoredRecord; expiresAt: Date }): Promise<void> {
+  async insert(answer: { id: string; parentId?: string; apiKeyId: string; dialect: string; record: StoredRecord; expiresAt: Date }): Promise<void> {
+    const text = JSON.stringify(answer.record);
     await this.dataSource.query(
-      'INSERT INTO stored_answers (id, api_key_id, dialect, record, expires_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
-      [answer.id, answer.apiKeyId, answer.dialect, JSON.stringify(answer.record), answer.expiresAt],
+      'INSERT INTO stored_answers (id, parent_id, api_key_id, dialect, record, bytes, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING',
+      [answer.id, answer.parentId ?? null, answer.apiKeyId, answer.dialect, text, Buffer.byteLength(text), answer.expiresAt],
+    );
+  }
+
+  /**
+   * The key's unexpired answers among `ids` and every answer they continue, each once: one
+   * recursive query over ids and sizes only, stopped after `limit` answers. The records themselves
+   * are read by `findOwned`, once the caller has seen what they weigh.
+   */
+  async chainSizes(ids: readonly string[], apiKeyId: string, limit: number): Promise<Array<{ id: string; bytes: number }>> {
+    return this.dataSource.query(
+      `WITH RECURSIVE chain(id, parent_id, bytes) AS (
+         SELECT id, parent_id, bytes FROM stored_answers WHERE id = ANY($1::text[]) AND api_key_id = $2 AND expires_at > now()
+         UNION
+         SELECT s.id, s.parent_id, s.bytes FROM stored_answers s JOIN chain c ON s.id = c.parent_id WHERE s.api_key_id = $2 AND s.expires_at > now()
+       )
+       SELECT id, bytes FROM chain LIMIT $3`,
+      [ids, apiKeyId, limit],
     );
   }
 

@@ -48,7 +48,7 @@ export class ChatEndpoints {
   private async withStored(dialect: ClientDialect, req: GatewayHttpRequest, input: ChatInput): Promise<ChatInput> {
     if (!dialect.storage || !req.apiKey) return input;
     const owner = req.apiKey.id;
-    input.stored = await this.answers.load(dialect.storage.references(req.body), owner);
+    input.stored = await this.answers.load(dialect.storage.references(req.body), owner, dialect.storage.continuedBy);
     input.keep = (answer) => this.answers.keep(answer, owner, dialect.id);
     return input;
   }

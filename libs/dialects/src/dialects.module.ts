@@ -21,6 +21,6 @@ import { RouteEndpoint } from './route/route-endpoint.service';
 @Module({
   imports: [RoutingModule, RegistryModule, AuthModule, RateLimitModule, BudgetModule, ConversationsModule],
   providers: [ChatEndpoints, EmbeddingEndpoints, KeyEndpoint, RouteEndpoint, DataPlaneHandlers, DataPlane, { provide: APP_FILTER, useClass: DialectExceptionFilter }],
-  exports: [DataPlane],
+  exports: [DataPlane, RouteEndpoint],
 })
 export class DialectsModule {}

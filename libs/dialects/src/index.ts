@@ -5,3 +5,4 @@ export * from './common/dialect-exception.filter';
 export * from './common/read-json-body';
 export * from './data-plane/data-plane.service';
 export * from './data-plane/data-plane-routes';
+export * from './route/route-endpoint.service';

@@ -3,6 +3,7 @@
  * the process with a message naming the variable (house style 13).
  */
 import { ConfigError } from './config-error';
+import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { secretKeysFromEnv } from './secret-box';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
 
@@ -63,6 +64,8 @@ export interface RosettaConfig {
   tracing?: TracingConfig;
   /** SECRETS_KEY (seals provider secrets at rest) and SECRETS_KEY_PREVIOUS (still opened, for rotation). */
   secretKeys: { current?: Buffer; previous: Buffer[] };
+  /** Dashboard sessions and OIDC single sign-on (dashboard-config.ts). */
+  dashboard: DashboardConfig;
 }
 
 export { ConfigError };
@@ -185,6 +188,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),
+    dashboard: dashboardConfig(env),
   };
 }
 

@@ -1,4 +1,5 @@
 export * from './config';
+export * from './dashboard-config';
 export * from './tracing';
 export * from './logger';
 export * from './request-id';

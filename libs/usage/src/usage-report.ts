@@ -1,7 +1,7 @@
 import { usdString } from './usd';
 
 /** What a usage report can be grouped by. */
-export const USAGE_DIMENSIONS = ['key', 'team', 'model', 'day'] as const;
+export const USAGE_DIMENSIONS = ['key', 'team', 'model', 'provider', 'day', 'hour'] as const;
 export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
 
 export interface UsageReportFilter {
@@ -22,11 +22,15 @@ export interface UsageReportFilter {
  */
 export interface UsageReportRow {
   day?: string;
+  /** The UTC hour it began, `2026-11-24T09:00:00Z`. */
+  hour?: string;
   api_key_id?: string | null;
   key_name?: string | null;
   team_id?: string | null;
   team_name?: string | null;
   served_model?: string | null;
+  /** The provider that served (the last attempt's); null when none did. */
+  provider?: string | null;
   requests: number;
   errors: number;
   input_tokens: number;
@@ -44,6 +48,8 @@ export const DIMENSION_COLUMNS: Readonly<Record<UsageDimension, readonly (keyof 
   key: ['api_key_id', 'key_name'],
   team: ['team_id', 'team_name'],
   model: ['served_model'],
+  provider: ['provider'],
+  hour: ['hour'],
 };
 
 export const METRIC_COLUMNS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd'] as const;

@@ -10,7 +10,11 @@ const DIMENSION_SQL: Readonly<Record<UsageDimension, string>> = {
   key: 'api_key_id',
   team: 'team_id',
   model: 'served_model',
+  provider: 'provider',
+  hour: `to_char(date_trunc('hour', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour`,
 };
+/** Dimensions computed in the select list, grouped and ordered by their alias. */
+const TIME_DIMENSIONS = new Set<UsageDimension>(['day', 'hour']);
 
 /** A ledger row with the key's and the team's current names. */
 const LEDGER_ROW = `SELECT r.*, k.name AS key_name, t.name AS team_name
@@ -83,7 +87,7 @@ export class UsageRepository {
     if (filter.apiKeyId) where.push(`api_key_id = $${params.push(filter.apiKeyId)}`);
     if (filter.teamId) where.push(`team_id = $${params.push(filter.teamId)}`);
     const dimensions = filter.groupBy.map((d) => DIMENSION_SQL[d]);
-    const grouped = filter.groupBy.map((d) => (d === 'day' ? 'day' : DIMENSION_SQL[d]));
+    const grouped = filter.groupBy.map((d) => (TIME_DIMENSIONS.has(d) ? d : DIMENSION_SQL[d]));
     const names = [
       filter.groupBy.includes('key') ? 'k.name AS key_name' : null,
       filter.groupBy.includes('team') ? 't.name AS team_name' : null,
@@ -93,7 +97,7 @@ export class UsageRepository {
       filter.groupBy.includes('team') ? 'LEFT JOIN teams t ON t.id = g.team_id' : '',
     ].join(' ');
     // Days in order, then the biggest spenders first; ids last so the order is stable.
-    const order = [filter.groupBy.includes('day') ? 'g.day' : null, 'g.cost_usd DESC', 'g.requests DESC', ...grouped.filter((c) => c !== 'day').map((c) => `g.${c}`)]
+    const order = [...filter.groupBy.filter((d) => TIME_DIMENSIONS.has(d)).map((d) => `g.${d}`), 'g.cost_usd DESC', 'g.requests DESC', ...grouped.filter((c) => c !== 'day' && c !== 'hour').map((c) => `g.${c}`)]
       .filter((column) => column !== null)
       .join(', ');
     const rows: Record<string, unknown>[] = await this.dataSource.query(
@@ -133,6 +137,8 @@ function reportRow(groupBy: readonly UsageDimension[], row: Record<string, unkno
     if (dimension === 'key') Object.assign(out, { api_key_id: text(row['api_key_id']), key_name: text(row['key_name']) });
     if (dimension === 'team') Object.assign(out, { team_id: text(row['team_id']), team_name: text(row['team_name']) });
     if (dimension === 'model') out.served_model = text(row['served_model']);
+    if (dimension === 'provider') out.provider = text(row['provider']);
+    if (dimension === 'hour') out.hour = String(row['hour']);
   }
   // Dimensions first, in the order asked, then the totals: the JSON reads like the CSV.
   return Object.fromEntries(reportColumns(groupBy).map((column) => [column, out[column]])) as unknown as UsageReportRow;

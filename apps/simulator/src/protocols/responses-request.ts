@@ -12,6 +12,8 @@ export interface ResponsesRequest {
   neutral: NeutralRequest;
   /** Custom (free-form) tools by name: their calls carry `input` text, not JSON arguments. */
   customTools: Set<string>;
+  /** The namespace of each namespaced tool, by its name: named again on its calls. */
+  namespaces: Map<string, string>;
   includeEncrypted: boolean;
 }
 
@@ -38,7 +40,8 @@ export function convertResponsesRequest(body: unknown): ResponsesRequest {
     throw new OpenAiRequestError(`Previous response with id '${String(body['previous_response_id'])}' not found.`, 'previous_response_id', 'previous_response_not_found');
   }
   const customTools = new Set<string>();
-  const tools = convertTools(body['tools'], customTools);
+  const namespaces = new Map<string, string>();
+  const tools = convertTools(body['tools'], customTools, namespaces);
   const messages: NeutralMessage[] = [];
   if (typeof body['instructions'] === 'string') messages.push({ role: 'system', text: body['instructions'] });
   convertInput(body['input'], messages);
@@ -60,11 +63,12 @@ export function convertResponsesRequest(body: unknown): ResponsesRequest {
       thinkingEnabled: typeof reasoning['effort'] === 'string' && reasoning['effort'] !== 'none',
     },
     customTools,
+    namespaces,
     includeEncrypted: include.includes('reasoning.encrypted_content'),
   };
 }
 
-function convertTools(value: unknown, customTools: Set<string>): NeutralTool[] {
+function convertTools(value: unknown, customTools: Set<string>, namespaces: Map<string, string>): NeutralTool[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw invalidType('tools', 'an array');
   const tools: NeutralTool[] = [];
@@ -78,7 +82,13 @@ function convertTools(value: unknown, customTools: Set<string>): NeutralTool[] {
   };
   value.forEach((tool, i) => {
     if (!isRecord(tool)) throw invalidType(`tools[${i}]`, 'an object');
-    if (tool['type'] === 'namespace' && Array.isArray(tool['tools'])) tool['tools'].forEach((inner, j) => isRecord(inner) && add(inner, `tools[${i}].tools[${j}]`));
+    if (tool['type'] === 'namespace' && Array.isArray(tool['tools'])) {
+      tool['tools'].forEach((inner, j) => {
+        if (!isRecord(inner)) return;
+        add(inner, `tools[${i}].tools[${j}]`);
+        if (typeof tool['name'] === 'string') namespaces.set(String(inner['name']), tool['name']);
+      });
+    }
     else if (tool['type'] === 'function' || tool['type'] === 'custom') add(tool, `tools[${i}]`);
   });
   return tools;
@@ -125,7 +135,10 @@ function convertInput(input: unknown, messages: NeutralMessage[]): void {
   });
 }
 
-/** Reasoning goes back exactly as it came: its encrypted content signs its id and summary. */
+/**
+ * Reasoning goes back exactly as it came: its encrypted content signs its summary. Like OpenAI's,
+ * it stands on its own, without the item's id: Codex replays reasoning with no id at all.
+ */
 function checkReasoning(item: Record<string, unknown>, param: string): void {
   const encrypted = item['encrypted_content'];
   if (typeof encrypted !== 'string') throw new OpenAiRequestError(`Item with id '${String(item['id'])}' not found. Items are not persisted when \`store\` is set to false.`, `${param}.id`);
@@ -134,8 +147,7 @@ function checkReasoning(item: Record<string, unknown>, param: string): void {
   }
 }
 
-/** What a reasoning item's encrypted content signs: its id and summary text. */
+/** What a reasoning item's encrypted content signs: its summary text. */
 export function reasoningSigned(item: Record<string, unknown>): string {
-  const summary = Array.isArray(item['summary']) ? item['summary'].map((p) => (isRecord(p) ? String(p['text'] ?? '') : '')).join('\n\n') : '';
-  return `${String(item['id'])}:${summary}`;
+  return Array.isArray(item['summary']) ? item['summary'].map((p) => (isRecord(p) ? String(p['text'] ?? '') : '')).join('\n\n') : '';
 }

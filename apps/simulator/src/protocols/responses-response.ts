@@ -12,11 +12,12 @@ export interface ResponsesContext {
   createdAt: number;
   model: string;
   customTools: Set<string>;
+  namespaces: Map<string, string>;
   includeEncrypted: boolean;
 }
 
-export function newResponsesContext(model: string, customTools: Set<string>, includeEncrypted: boolean): ResponsesContext {
-  return { id: `resp_${randomId(32)}`, createdAt: Math.floor(Date.now() / 1000), model, customTools, includeEncrypted };
+export function newResponsesContext(model: string, tools: { customTools: Set<string>; namespaces: Map<string, string> }, includeEncrypted: boolean): ResponsesContext {
+  return { id: `resp_${randomId(32)}`, createdAt: Math.floor(Date.now() / 1000), model, customTools: tools.customTools, namespaces: tools.namespaces, includeEncrypted };
 }
 
 /** The output items of a plan, finished: reasoning, the message, then the tool calls. */
@@ -40,11 +41,13 @@ function reasoningItem(text: string, ctx: ResponsesContext): Item {
 
 function callItem(call: SimToolCall & { id?: string }, ctx: ResponsesContext, status: string): Item {
   const callId = call.id ?? `call_${randomId(24)}`;
+  const namespace = ctx.namespaces.get(call.name);
+  const grouped = namespace === undefined ? {} : { namespace };
   if (ctx.customTools.has(call.name)) {
     const input = typeof call.arguments['input'] === 'string' ? call.arguments['input'] : JSON.stringify(call.arguments);
-    return { id: `ctc_${randomId(32)}`, type: 'custom_tool_call', status, call_id: callId, name: call.name, input };
+    return { id: `ctc_${randomId(32)}`, type: 'custom_tool_call', status, call_id: callId, name: call.name, ...grouped, input };
   }
-  return { id: `fc_${randomId(32)}`, type: 'function_call', status, arguments: JSON.stringify(call.arguments), call_id: callId, name: call.name };
+  return { id: `fc_${randomId(32)}`, type: 'function_call', status, arguments: JSON.stringify(call.arguments), call_id: callId, name: call.name, ...grouped };
 }
 
 export function renderResponse(plan: ReplyPlan, ctx: ResponsesContext, output: Item[], status = plan.finish === 'length' ? 'incomplete' : 'completed'): Item {

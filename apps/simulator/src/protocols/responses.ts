@@ -29,7 +29,7 @@ async function handleResponses(exchange: SimExchange): Promise<void> {
     const rendered = renderPlannedError(plan.error);
     return sendJson(res, rendered.status, rendered.body, rendered.headers);
   }
-  const ctx = newResponsesContext(request.neutral.model, request.customTools, request.includeEncrypted);
+  const ctx = newResponsesContext(request.neutral.model, request, request.includeEncrypted);
   if (request.neutral.stream) {
     await playStream(res, signal, {
       frames: renderResponsesFrames(plan, ctx, settings.chunkTokens),

@@ -5,6 +5,7 @@
  * every documented route exists) and `test/openapi.e2e-spec.ts` (the running gateway answers each).
  */
 
+import { DASHBOARD_SCHEMAS, DASHBOARD_TAGS, dashboardPaths } from './openapi-dashboard';
 import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
 import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
 
@@ -35,13 +36,14 @@ const ERRORS: Json = {
 };
 const ADMIN_ERRORS: Json = {
   '400': json(ref('OpenAIError'), 'Invalid body or parameter, named in the message and `param`'),
-  '401': json(ref('OpenAIError'), 'Missing or wrong admin token'),
+  '401': json(ref('OpenAIError'), 'Missing or wrong admin token, or no live dashboard session'),
+  '403': json(ref('OpenAIError'), 'A viewer session tried a change, or a session change came without the x-rosetta-dashboard header or from another origin'),
   '404': json(ref('OpenAIError'), 'No such object'),
 };
 
 const CLIENT_SECURITY = [{ apiKeyHeader: [] }, { bearer: [] }];
 const GEMINI_SECURITY = [{ googApiKey: [] }, { apiKeyQuery: [] }, { apiKeyHeader: [] }, { bearer: [] }];
-const ADMIN_SECURITY = [{ adminToken: [] }];
+const ADMIN_SECURITY = [{ adminToken: [] }, { dashboardSession: [] }];
 
 const ROUTING_FIELDS: Json = {
   models: { type: 'array', items: { type: 'string' }, description: 'Fallback chain after `model`' },
@@ -95,6 +97,7 @@ const KEY_FIELDS: Json = {
 const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: KEY_FIELDS['budget_period'] };
 const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 } };
 const ID = pathParam('id', 'The object id');
+const INCLUDE_SPEND = queryParam('include', '`spend`: add spend_usd, spend_period, remaining_usd, resets_at (the budget period, else this UTC month)', { type: 'string', enum: ['spend'] });
 
 function paths(): Record<string, Record<string, Operation>> {
   const geminiModel = pathParam('model', "A model id, slash kept: rosetta/gemini-2.5-flash (Gemini's `models/` prefix optional)");
@@ -128,7 +131,7 @@ function paths(): Record<string, Record<string, Operation>> {
 
     '/admin/keys': {
       post: admin('Issue a key (the secret is shown only in this answer)', 'Admin: keys', { '201': json({ type: 'object', properties: { key: { type: 'string' } } }, 'Created') }, { requestBody: body({ type: 'object', required: ['name', 'plan'], properties: KEY_FIELDS, additionalProperties: false }) }),
-      get: admin('List keys (never their secrets)', 'Admin: keys', { '200': json({ type: 'array', items: { type: 'object' } }) }),
+      get: admin('List keys (never their secrets), with last_used_at; include=spend adds what each spent this period', 'Admin: keys', { '200': json({ type: 'array', items: { type: 'object' } }) }, { parameters: [INCLUDE_SPEND] }),
     },
     '/admin/keys/{id}': {
       get: admin('One key, with spend_usd this period', 'Admin: keys', { '200': json({ type: 'object' }) }, { parameters: [ID] }),
@@ -137,7 +140,7 @@ function paths(): Record<string, Record<string, Operation>> {
     },
     '/admin/teams': {
       post: admin('Create a team', 'Admin: teams', { '201': json({ type: 'object' }, 'Created') }, { requestBody: body({ type: 'object', required: ['name'], properties: TEAM_FIELDS, additionalProperties: false }) }),
-      get: admin('List teams', 'Admin: teams', { '200': json({ type: 'array', items: { type: 'object' } }) }),
+      get: admin('List teams; include=spend adds what each spent this period', 'Admin: teams', { '200': json({ type: 'array', items: { type: 'object' } }) }, { parameters: [INCLUDE_SPEND] }),
     },
     '/admin/teams/{id}': {
       get: admin('One team, with spend_usd this period', 'Admin: teams', { '200': json({ type: 'object' }) }, { parameters: [ID] }),
@@ -150,7 +153,7 @@ function paths(): Record<string, Record<string, Operation>> {
       patch: admin('Change only the limits given', 'Admin: plans', { '200': json(ref('Plan')) }, { parameters: [pathParam('name', 'Plan name')], requestBody: body({ type: 'object', properties: PLAN_FIELDS, additionalProperties: false }) }),
       delete: admin('Delete a plan (409 while keys use it)', 'Admin: plans', { '200': json({ type: 'object' }), '409': json(ref('OpenAIError'), 'Keys are on this plan') }, { parameters: [pathParam('name', 'Plan name')] }),
     },
-    '/admin/providers': { get: admin('Providers, whether each is configured, and their endpoints (never their keys)', 'Admin: registry', { '200': json({ type: 'array', items: { type: 'object' } }) }) },
+    '/admin/providers': { get: admin("Providers, whether each is configured, and their endpoints (never their keys) with each endpoint's live health: status, uptime, TTFT / latency / throughput percentiles, circuit", 'Admin: registry', { '200': json({ type: 'array', items: { type: 'object' } }) }) },
     '/admin/providers/{slug}': {
       put: admin('Add or change a provider and its endpoints (PROVIDERS_FILE shape); api_key is stored encrypted', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('slug', 'Provider slug')], requestBody: body({ type: 'object' }) }),
       delete: admin('Remove a provider', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('slug', 'Provider slug')] }),
@@ -162,7 +165,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/admin/usage': {
       get: admin('Usage grouped by key, team, model and/or day; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
         parameters: [
-          queryParam('group_by', 'Comma-separated: key, team, model, day (default day,key,model)'),
+          queryParam('group_by', 'Comma-separated: key, team, model, provider, day, hour (UTC) (default day,key,model)'),
           queryParam('from', 'Inclusive, ISO 8601 (default: 7 days ago)'),
           queryParam('to', 'Exclusive, ISO 8601; a date alone includes that day'),
           queryParam('key_id', 'Only this key'),
@@ -171,6 +174,7 @@ function paths(): Record<string, Record<string, Operation>> {
         ],
       }),
     },
+    ...dashboardPaths({ json, body, pathParam, queryParam, ref, admin, adminErrors: ADMIN_ERRORS }),
     '/metrics': { get: admin("This replica's metrics, Prometheus text format", 'Operations', { '200': { description: 'Prometheus text', content: { 'text/plain': { schema: { type: 'string' } } } } }) },
     '/openapi.json': { get: { summary: 'This document', tags: ['Operations'], security: [], responses: { '200': json({ type: 'object' }) } } },
     '/docs': { get: { summary: 'This document, rendered', tags: ['Operations'], security: [], responses: { '200': { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } } } },
@@ -234,6 +238,7 @@ const SCHEMAS: Json = {
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
   ...RESPONSES_SCHEMAS,
   ...EMBEDDING_SCHEMAS,
+  ...DASHBOARD_SCHEMAS,
 };
 
 export interface DocumentedRoute {
@@ -276,6 +281,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Admin: plans' },
       { name: 'Admin: registry' },
       { name: 'Admin: usage' },
+      ...DASHBOARD_TAGS.map((name) => ({ name })),
       { name: 'Operations' },
     ],
     paths: paths(),
@@ -287,6 +293,7 @@ export function openApiDocument(namespace: string): Json {
         googApiKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
         apiKeyQuery: { type: 'apiKey', in: 'query', name: 'key' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        dashboardSession: { type: 'apiKey', in: 'cookie', name: 'rosetta_session', description: 'A dashboard session (POST /admin/session); changes also need the x-rosetta-dashboard header. Named __Host-rosetta_session over https.' },
       },
     },
   });

@@ -8,9 +8,13 @@ import { LedgerCoveringIndexes1732860000000 } from './1732860000000-ledger-cover
 import { ProviderProtocolOpen1732900000000 } from './1732900000000-provider-protocol-open';
 import { EmbeddingModels1732950000000 } from './1732950000000-embedding-models';
 import { StoredAnswers1733000000000 } from './1733000000000-stored-answers';
+import { DashboardSessionsAudit1733100000000 } from './1733100000000-dashboard-sessions-audit';
+import { StoredAnswersJson1733200000000 } from './1733200000000-stored-answers-json';
+import { StoredAnswersChain1733250000000 } from './1733250000000-stored-answers-chain';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
 export const MIGRATIONS = [
   InitialSchema1732200000000, Registry1732300000000, RequestLog1732400000000, KeyRouteKnob1732500000000, ClientRequestId1732600000000, TeamsBudgets1732800000000,
-  LedgerCoveringIndexes1732860000000, ProviderProtocolOpen1732900000000, EmbeddingModels1732950000000, StoredAnswers1733000000000,
+  LedgerCoveringIndexes1732860000000, ProviderProtocolOpen1732900000000, EmbeddingModels1732950000000, StoredAnswers1733000000000, DashboardSessionsAudit1733100000000,
+  StoredAnswersJson1733200000000, StoredAnswersChain1733250000000,
 ];

@@ -29,7 +29,10 @@ export interface ChatInput {
   stream?: boolean;
   /** The model a body that names none gets (rosetta/auto). */
   defaultModel: string;
-  /** The stored answers the body refers to (`storage.references`) that belong to the caller, by id. */
+  /**
+   * The stored answers the body refers to (`storage.references`) that belong to the caller, and
+   * every answer those continue (`StoredAnswer.parentId`), by id.
+   */
   stored?: ReadonlyMap<string, StoredRecord>;
   /** Keeps an answer for the caller; resolves once any replica can read it back (never rejects). */
   keep?(answer: StoredAnswer): Promise<void>;
@@ -40,6 +43,8 @@ export type StoredRecord = Record<string, unknown>;
 
 export interface StoredAnswer {
   id: string;
+  /** The stored answer this one continues; loading it loads the whole chain. */
+  parentId?: string;
   record: StoredRecord;
 }
 
@@ -51,6 +56,8 @@ export interface StoredAnswer {
 export interface DialectStorage {
   /** What a stored answer is called in messages ("Response"). */
   readonly noun: string;
+  /** The body field that continues a stored conversation, named when one is too large to load. */
+  readonly continuedBy: string;
   /** The ids of stored answers a body refers to (validated and bounded by the dialect). */
   references(body: unknown): string[];
   /** `stored_get`: the answer as the client sees it again. */

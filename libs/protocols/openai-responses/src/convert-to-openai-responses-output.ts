@@ -46,10 +46,16 @@ export function messageItem(id: string, content: JsonObject[], status: string): 
   return { id, type: 'message', status, content, role: 'assistant' };
 }
 
-export function reasoningItem(part: ThinkingPart | RedactedThinkingPart, fallbackId: string): JsonObject {
+/**
+ * A reasoning item under the gateway's own id, whatever the upstream called it: clients refer to
+ * it by that id (the AI SDK's item_reference with store: true), and only an id the gateway issued
+ * names the stored response that holds it. OpenAI's own id stays in the signature; OpenAI needs
+ * only the encrypted content back (Codex replays reasoning with no id at all).
+ */
+export function reasoningItem(part: ThinkingPart | RedactedThinkingPart, id: string): JsonObject {
   const identity = part.type === 'thinking' ? reasoningIdentity(part.signature) : { encryptedContent: redactedSignature(part) };
   const summary = part.type === 'thinking' && part.text !== '' ? [{ type: 'summary_text', text: part.text }] : [];
-  return compact({ id: identity.id ?? fallbackId, type: 'reasoning', summary, encrypted_content: identity.encryptedContent });
+  return compact({ id, type: 'reasoning', summary, encrypted_content: identity.encryptedContent });
 }
 
 export function toolCallItem(part: Pick<ToolCallPart, 'id' | 'name' | 'arguments'>, context: OutputContext, n: number, status: string): JsonObject {

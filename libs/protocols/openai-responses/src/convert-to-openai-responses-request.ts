@@ -80,7 +80,7 @@ function forwardPassthrough(original: JsonObject, upstreamModel: string, stream:
 function forUpstream(item: unknown): unknown[] {
   if (!isRecord(item)) return [item];
   if (item['type'] === 'reasoning' && (!isString(item['encrypted_content']) || item['encrypted_content'].startsWith(WRAPPED))) return [];
-  if (item['type'] !== 'reasoning' && isString(item['id']) && isOurItemId(item['id'])) {
+  if (isString(item['id']) && isOurItemId(item['id'])) {
     const { id: _, ...rest } = item;
     return [rest];
   }

@@ -97,8 +97,7 @@ export class OpenAIResponsesStreamDecoder {
     if (type === 'reasoning') {
       const index = this.nextIndex++;
       this.blocks.set(key, { kind: 'thinking', index, summaries: 0 });
-      const id = stringField(item, 'id');
-      return [id === undefined ? { type: 'thinking-start', index } : { type: 'thinking-start', index, id }];
+      return [{ type: 'thinking-start', index }];
     }
     if (type === 'function_call' || type === 'custom_tool_call') {
       const index = this.nextIndex++;

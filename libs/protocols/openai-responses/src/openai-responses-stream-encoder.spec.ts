@@ -87,11 +87,11 @@ describe('OpenAIResponsesStreamEncoder', () => {
     expect((enc.final!['output'] as Array<Record<string, unknown>>)[0]).toEqual({ ...reasoning, encrypted_content: `rosetta-sig.anthropic.${Buffer.from('sig').toString('base64url')}` });
   });
 
-  it('keeps an upstream reasoning id, sends encrypted content when asked, and puts a call signature in a reasoning item before its call', () => {
+  it('gives reasoning its own id (the upstream\'s stays in the signature), sends encrypted content when asked, and puts a call signature in a reasoning item before its call', () => {
     const enc = encoder(true);
     const events: StreamEvent[] = [
       START,
-      { type: 'thinking-start', index: 0, id: 'rs_up' },
+      { type: 'thinking-start', index: 0 },
       { type: 'thinking-end', index: 0, signature: { protocol: 'openai-responses', value: '{"id":"rs_up","encrypted_content":"gAAAAB"}' } },
       { type: 'tool-call-start', index: 1, id: 'call_g', name: 'f', signature: { protocol: 'gemini', value: 'gsig' } },
       { type: 'tool-call-end', index: 1 },
@@ -100,7 +100,7 @@ describe('OpenAIResponsesStreamEncoder', () => {
     const out = frames(events.map((e) => enc.encode(e)).join(''));
     const items = (out.at(-1)!['response'] as { output: unknown[] }).output;
     expect(items).toEqual([
-      { id: 'rs_up', type: 'reasoning', summary: [], encrypted_content: 'gAAAAB' },
+      { id: `rs_${SUFFIX}_0`, type: 'reasoning', summary: [], encrypted_content: 'gAAAAB' },
       { id: `rs_${SUFFIX}_1`, type: 'reasoning', summary: [], encrypted_content: `rosetta-sig.gemini.call.${Buffer.from('gsig').toString('base64url')}` },
       { id: `fc_${SUFFIX}_2`, type: 'function_call', status: 'completed', arguments: '', call_id: 'call_g', name: 'f' },
     ]);
@@ -157,7 +157,7 @@ describe('OpenAIResponsesStreamEncoder', () => {
     const enc = encoder(true);
     const events: StreamEvent[] = [
       START,
-      { type: 'thinking-start', index: 0, id: 'rs_up' },
+      { type: 'thinking-start', index: 0 },
       { type: 'thinking-delta', index: 0, text: 'plan' },
       { type: 'thinking-end', index: 0, signature: { protocol: 'openai-responses', value: '{"id":"rs_up","encrypted_content":"gAAAAB"}' } },
       { type: 'text-start', index: 1 },
@@ -174,7 +174,13 @@ describe('OpenAIResponsesStreamEncoder', () => {
     const back: StreamEvent[] = [];
     for await (const chunk of parseOpenAIChatSSE(once(sse))) back.push(...decoder.push(chunk));
     back.push(...decoder.end());
-    expect(back).toEqual([{ type: 'start', id: ID, model: 'rosetta/gpt-4o-mini', created: 1764000000 }, ...events.slice(1)]);
+    // The same events, but for the reasoning's id: the client saw (and sends back) the gateway's.
+    const ours = `rs_${SUFFIX}_0`;
+    const expected = events.slice(1).map((event) => {
+      if (event.type === 'thinking-end') return { ...event, signature: { protocol: 'openai-responses', value: JSON.stringify({ id: ours, encrypted_content: 'gAAAAB' }) } };
+      return event;
+    });
+    expect(back).toEqual([{ type: 'start', id: ID, model: 'rosetta/gpt-4o-mini', created: 1764000000 }, ...expected]);
   });
 });
 

@@ -67,7 +67,7 @@ export class OpenAIResponsesStreamEncoder {
         if (this.open?.kind !== 'message' || this.open.part?.type !== 'refusal') this.startPart('refusal', emit);
         return this.delta('refusal', event.text, emit);
       case 'thinking-start':
-        return this.startReasoning(event.id, emit);
+        return this.startReasoning(emit);
       case 'thinking-delta':
         return this.reasoningDelta(event.text, emit);
       case 'thinking-end':
@@ -131,10 +131,11 @@ export class OpenAIResponsesStreamEncoder {
     this.open.part = undefined;
   }
 
-  private startReasoning(upstreamId: string | undefined, emit: Emit): void {
+  /** Under the gateway's own id, as in a whole answer (see reasoningItem). */
+  private startReasoning(emit: Emit): void {
     this.close(emit);
     const index = this.output.length;
-    const id = upstreamId ?? this.nextId('rs');
+    const id = this.nextId('rs');
     this.open = { kind: 'reasoning', index, id };
     const item = { id, type: 'reasoning', summary: [] };
     this.output.push(item);
@@ -142,7 +143,7 @@ export class OpenAIResponsesStreamEncoder {
   }
 
   private reasoningDelta(text: string, emit: Emit): void {
-    if (this.open?.kind !== 'reasoning') this.startReasoning(undefined, emit);
+    if (this.open?.kind !== 'reasoning') this.startReasoning(emit);
     const open = this.open as Extract<Open, { kind: 'reasoning' }>;
     const where = { item_id: open.id, output_index: open.index, summary_index: 0 };
     if (open.summary === undefined) {
@@ -162,7 +163,7 @@ export class OpenAIResponsesStreamEncoder {
       emit('response.reasoning_summary_text.done', { ...where, text: open.summary });
       emit('response.reasoning_summary_part.done', { ...where, part: { type: 'summary_text', text: open.summary } });
     }
-    const item = { ...reasoningItem({ type: 'thinking', text: open.summary ?? '', signature }, open.id), id: open.id };
+    const item = reasoningItem({ type: 'thinking', text: open.summary ?? '', signature }, open.id);
     this.output[open.index] = item;
     emit('response.output_item.done', { output_index: open.index, item: this.forClient(item) });
   }

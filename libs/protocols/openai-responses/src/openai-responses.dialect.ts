@@ -36,8 +36,10 @@ export const openAIResponsesDialect: ClientDialect = {
   renderError: renderOpenAIResponsesError,
   storage: {
     noun: 'Response',
+    continuedBy: 'previous_response_id',
     references,
-    render: (record, query) => clientView((record as ResponseRecord).response, includesEncrypted(query['include'])),
+    // The openai SDK writes arrays in the query with brackets (`include[]=…`).
+    render: (record, query) => clientView((record as ResponseRecord).response, includesEncrypted(query['include'] ?? query['include[]'])),
     renderInputItems: (record, query) => inputItemsPage(record as ResponseRecord, query),
     renderDeleted: (id) => ({ id, object: 'response.deleted', deleted: true }),
   },
@@ -56,8 +58,9 @@ export const openAIResponsesDialect: ClientDialect = {
     const createdAt = Math.floor(Date.now() / 1000);
     const keep = async (response: JsonObject): Promise<void> => {
       if (!store || !input.keep) return;
-      const record: ResponseRecord = { response, input: conversation.own, history: conversation.history };
-      await input.keep({ id, record });
+      const record: ResponseRecord = { response, input: conversation.own };
+      const parentId = typeof body['previous_response_id'] === 'string' ? body['previous_response_id'] : undefined;
+      await input.keep(parentId === undefined ? { id, record } : { id, parentId, record });
     };
     const head = (model: string): ResponseHead => ({ id, createdAt, model, body });
     return {

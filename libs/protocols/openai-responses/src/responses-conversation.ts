@@ -9,17 +9,21 @@ import { invalidField, isRecord, isString, type JsonObject } from '@rosetta/prot
 import { itemNotFound } from './convert-openai-responses-input';
 import { itemId, responseIdOfItem, type ItemPrefix } from './responses-ids';
 
-/** Distinct stored responses one body may refer to: bounded work before the upstream call. */
-export const MAX_REFERENCES = 64;
+/**
+ * Distinct stored responses one body may refer to (the AI SDK refers to every earlier answer of a
+ * chat); what they weigh is bounded by the gateway before it loads them.
+ */
+export const MAX_REFERENCES = 1_000;
 
-/** The record kept for one response. */
+/**
+ * The record kept for one response: its own turn only. The conversation before it is the chain
+ * of records its `previous_response_id` names, stored once each (the gateway loads the chain).
+ */
 export interface ResponseRecord extends StoredRecord {
   /** The response object as finished, encrypted reasoning included. */
   response: JsonObject;
   /** This request's own input items, with ids. */
   input: JsonObject[];
-  /** The conversation before this request (from `previous_response_id`). */
-  history: JsonObject[];
 }
 
 export function references(body: unknown): string[] {
@@ -46,34 +50,68 @@ export interface Conversation {
 /** The conversation a body continues, from the stored records it refers to (those the caller owns). */
 export function rebuildConversation(body: JsonObject, stored: ReadonlyMap<string, StoredRecord> | undefined, responseId: string): Conversation {
   const previous = isString(body['previous_response_id']) ? body['previous_response_id'] : undefined;
-  let history: JsonObject[] = [];
-  if (previous !== undefined) {
-    const record = stored?.get(previous) as ResponseRecord | undefined;
-    if (!record) throw GatewayError.invalidRequest(`Previous response with id '${previous}' not found.`, 'previous_response_id');
-    history = [...record.history, ...record.input, ...outputOf(record)];
+  return { history: previous === undefined ? [] : history(previous, stored), own: ownItems(body['input'], stored, responseId) };
+}
+
+/** Every turn up to and including `previous`, oldest first, from its chain of stored records. */
+function history(previous: string, stored: ReadonlyMap<string, StoredRecord> | undefined): JsonObject[] {
+  const turns: ResponseRecord[] = [];
+  for (let id: unknown = previous; isString(id); ) {
+    const record = stored?.get(id) as ResponseRecord | undefined;
+    if (!record) {
+      const where = id === previous ? '' : ' (earlier in the conversation it continues)';
+      throw GatewayError.invalidRequest(`Previous response with id '${id}'${where} not found.`, 'previous_response_id');
+    }
+    turns.push(record);
+    id = record.response['previous_response_id'];
   }
-  return { history, own: ownItems(body['input'], stored, responseId) };
+  return turns.reverse().flatMap((record) => [...record.input, ...outputOf(record)]);
 }
 
 function ownItems(input: unknown, stored: ReadonlyMap<string, StoredRecord> | undefined, responseId: string): JsonObject[] {
   if (isString(input)) return [{ id: itemId(responseId, 'msg', 'i0'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw invalidField('input', 'must be a string or an array');
+  const references = new ReferenceIndex(stored);
   return input.map((raw, i) => {
     if (!isRecord(raw)) return raw as JsonObject; // the decoder names the field
-    if (raw['type'] === 'item_reference') return resolve(raw, stored, `input[${i}]`);
+    if (raw['type'] === 'item_reference') return references.resolve(raw, `input[${i}]`);
     const type = isString(raw['type']) ? raw['type'] : 'message';
     return { ...raw, type, id: isString(raw['id']) ? raw['id'] : itemId(responseId, prefixOf(type), `i${i}`) };
   });
 }
 
-function resolve(reference: JsonObject, stored: ReadonlyMap<string, StoredRecord> | undefined, path: string): JsonObject {
-  const id = isString(reference['id']) ? reference['id'] : '';
-  const owner = responseIdOfItem(id);
-  const record = owner === undefined ? undefined : (stored?.get(owner) as ResponseRecord | undefined);
-  const item = record && [...record.input, ...outputOf(record)].find((candidate) => candidate['id'] === id);
-  if (!item) throw itemNotFound(id, `${path}.id`);
-  return item;
+/**
+ * The items of the stored responses a body refers to, by id: each record indexed once, so
+ * resolving is linear in the references and the items. An item referenced twice is refused, as
+ * OpenAI refuses it, rather than copied: references are small and stored items large.
+ */
+class ReferenceIndex {
+  private readonly byRecord = new Map<string, Map<unknown, JsonObject>>();
+  private readonly used = new Set<string>();
+
+  constructor(private readonly stored: ReadonlyMap<string, StoredRecord> | undefined) {}
+
+  resolve(reference: JsonObject, path: string): JsonObject {
+    const id = isString(reference['id']) ? reference['id'] : '';
+    const owner = responseIdOfItem(id);
+    const item = owner === undefined ? undefined : this.itemsOf(owner)?.get(id);
+    if (!item) throw itemNotFound(id, `${path}.id`);
+    if (this.used.has(id)) throw GatewayError.invalidRequest(`Duplicate item found with id ${id}. Remove the duplicate items from your input and try again.`, `${path}.id`);
+    this.used.add(id);
+    return item;
+  }
+
+  private itemsOf(owner: string): Map<unknown, JsonObject> | undefined {
+    let items = this.byRecord.get(owner);
+    if (items) return items;
+    const record = this.stored?.get(owner) as ResponseRecord | undefined;
+    if (!record) return undefined;
+    items = new Map();
+    for (const candidate of [...record.input, ...outputOf(record)]) if (!items.has(candidate['id'])) items.set(candidate['id'], candidate);
+    this.byRecord.set(owner, items);
+    return items;
+  }
 }
 
 function outputOf(record: ResponseRecord): JsonObject[] {

@@ -1,0 +1,120 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { FormError } from '../components/form-error';
+import { Empty, ErrorNote, Field, Loading, PageHeader } from '../components/ui';
+import { count } from '../format';
+import { failureOf, messageFor, type FormFailure } from '../form-errors';
+import { useResource } from '../use-resource';
+import type { Key, Plan } from '../types';
+
+const limitOf = (text: string): number | string | null => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) ? Number(text) : text);
+
+function PlanForm({ plan, onDone, onCancel }: { plan?: Plan; onDone: () => void; onCancel: () => void }) {
+  const [name, setName] = useState(plan?.name ?? '');
+  const [rpm, setRpm] = useState(plan?.rpm === null || plan?.rpm === undefined ? '' : String(plan.rpm));
+  const [tpm, setTpm] = useState(plan?.tpm === null || plan?.tpm === undefined ? '' : String(plan.tpm));
+  const [failure, setFailure] = useState<FormFailure>();
+  const id = plan ? `plan-${plan.name}` : 'new-plan';
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setFailure(undefined);
+    try {
+      const body = { rpm: limitOf(rpm), tpm: limitOf(tpm) };
+      if (plan) await api('PATCH', `/admin/plans/${encodeURIComponent(plan.name)}`, body);
+      else await api('PUT', `/admin/plans/${encodeURIComponent(name.trim() || '-')}`, body);
+      onDone();
+    } catch (error) {
+      setFailure(failureOf(error));
+    }
+  };
+  return (
+    <form class="panel form" onSubmit={submit} noValidate aria-label={plan ? `Edit plan ${plan.name}` : 'Create plan'}>
+      <h2>{plan ? `Edit plan ${plan.name}` : 'Create plan'}</h2>
+      <div class="grid">
+        {!plan && (
+          <Field label="Plan name" id={`${id}-name`} error={messageFor(failure, 'name')} hint="A lowercase slug: team, batch-jobs">
+            <input id={`${id}-name`} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+        )}
+        <Field label="Requests per minute" id={`${id}-rpm`} error={messageFor(failure, 'rpm')} hint="Empty: unlimited">
+          <input id={`${id}-rpm`} inputMode="numeric" value={rpm} onInput={(e) => setRpm(e.currentTarget.value)} />
+        </Field>
+        <Field label="Tokens per minute" id={`${id}-tpm`} error={messageFor(failure, 'tpm')} hint="Empty: unlimited">
+          <input id={`${id}-tpm`} inputMode="numeric" value={tpm} onInput={(e) => setTpm(e.currentTarget.value)} />
+        </Field>
+      </div>
+      <FormError failure={failure} />
+      <div class="buttons">
+        <button type="submit" class="primary">{plan ? 'Save' : 'Create plan'}</button>
+        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+/** Plans: the per-minute limits keys inherit (a key's own rpm / tpm override them). */
+export function PlansPage({ canWrite }: { canWrite: boolean }) {
+  const plans = useResource<Plan[]>('/admin/plans');
+  const keys = useResource<Key[]>('/admin/keys');
+  const [editing, setEditing] = useState<Plan | 'new'>();
+  const [deleteError, setDeleteError] = useState<string>();
+  const users = (plan: Plan): number => (keys.data ?? []).filter((key) => key.plan === plan.name && !key.revoked_at).length;
+  const done = (): void => {
+    setEditing(undefined);
+    plans.reload();
+  };
+  const remove = async (plan: Plan): Promise<void> => {
+    setDeleteError(undefined);
+    try {
+      await api('DELETE', `/admin/plans/${encodeURIComponent(plan.name)}`);
+      plans.reload();
+    } catch (error) {
+      setDeleteError(error instanceof Error ? error.message : String(error));
+    }
+  };
+  return (
+    <>
+      <PageHeader
+        title="Plans"
+        lead="Limits per key over a sliding minute, exact across replicas. Changes apply on every replica within a second."
+        actions={canWrite && !editing ? <button type="button" class="primary" onClick={() => setEditing('new')}>New plan</button> : undefined}
+      />
+      {editing && <PlanForm plan={editing === 'new' ? undefined : editing} onDone={done} onCancel={() => setEditing(undefined)} />}
+      {deleteError && <ErrorNote error={deleteError} />}
+      {plans.error && <ErrorNote error={plans.error} retry={plans.reload} />}
+      {!plans.data && !plans.error && <Loading what="plans" />}
+      {plans.data?.length === 0 && <Empty>No plans. Create one before issuing keys.</Empty>}
+      {plans.data && plans.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Plan</th>
+                <th scope="col">Requests per minute</th>
+                <th scope="col">Tokens per minute</th>
+                <th scope="col">Active keys</th>
+                {canWrite && <th scope="col"><span class="visually-hidden">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {plans.data.map((plan) => (
+                <tr key={plan.name}>
+                  <th scope="row" data-label="Plan">{plan.name}</th>
+                  <td data-label="Requests per minute">{plan.rpm === null ? 'Unlimited' : count(plan.rpm)}</td>
+                  <td data-label="Tokens per minute">{plan.tpm === null ? 'Unlimited' : count(plan.tpm)}</td>
+                  <td data-label="Active keys">{keys.data ? users(plan) : '…'}</td>
+                  {canWrite && (
+                    <td class="row-actions">
+                      <button type="button" class="secondary small" onClick={() => setEditing(plan)} aria-label={`Edit plan ${plan.name}`}>Edit</button>
+                      <button type="button" class="danger small" onClick={() => void remove(plan)} aria-label={`Delete plan ${plan.name}`}>Delete</button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+import { count, usd } from '../format';
+import type { UsageRow } from '../types';
+
+export interface Breakdown {
+  title: string;
+  column: string;
+  label: (row: UsageRow) => string;
+}
+
+/** A breakdown of the range's usage (by key, team, model or provider), biggest spenders first. */
+export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; rows: UsageRow[]; limit?: number }) {
+  const total = rows.reduce((sum, row) => sum + Number(row.cost_usd), 0);
+  const shown = limit ? rows.slice(0, limit) : rows;
+  return (
+    <section class="panel breakdown" aria-label={breakdown.title}>
+      <h2>{breakdown.title}</h2>
+      {rows.length === 0 ? (
+        <p class="muted">No requests in this range.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{breakdown.column}</th>
+                <th scope="col" class="num">Requests</th>
+                <th scope="col" class="num">Errors</th>
+                <th scope="col" class="num">Tokens in / out</th>
+                <th scope="col" class="num">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((row, index) => {
+                const share = total > 0 ? Number(row.cost_usd) / total : 0;
+                return (
+                  <tr key={index}>
+                    <th scope="row" data-label={breakdown.column}>
+                      {breakdown.label(row)}
+                      <div class="share" aria-hidden="true">
+                        <span style={{ width: `${(share * 100).toFixed(1)}%` }} />
+                      </div>
+                    </th>
+                    <td class="num" data-label="Requests">{count(row.requests)}</td>
+                    <td class="num" data-label="Errors">{count(row.errors)}</td>
+                    <td class="num" data-label="Tokens">
+                      {count(row.input_tokens)} / {count(row.output_tokens)}
+                    </td>
+                    <td class="num" data-label="Cost">{usd(row.cost_usd)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {limit && rows.length > limit && <p class="muted small">and {rows.length - limit} more (in the CSV export)</p>}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+/** What the admin API answers, as far as the pages read it. */
+
+export type Role = 'admin' | 'viewer';
+
+export interface SessionView {
+  authenticated: boolean;
+  sso: boolean;
+  role?: Role;
+  name?: string;
+  method?: string;
+  expires_at?: string;
+}
+
+export interface Key {
+  id: string;
+  name: string;
+  plan: string;
+  prefix: string;
+  team_id: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  budget_usd: string | null;
+  budget_period: 'day' | 'month' | 'total' | null;
+  models: string[] | null;
+  route_knob: number | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  spend_usd?: string;
+  spend_period?: string;
+  remaining_usd?: string | null;
+  resets_at?: string | null;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  budget_usd: string | null;
+  budget_period: 'day' | 'month' | 'total' | null;
+  created_at: string;
+  spend_usd?: string;
+  spend_period?: string;
+  remaining_usd?: string | null;
+  resets_at?: string | null;
+}
+
+export interface Plan {
+  name: string;
+  rpm: number | null;
+  tpm: number | null;
+}
+
+export interface UsageRow {
+  day?: string;
+  hour?: string;
+  api_key_id?: string | null;
+  key_name?: string | null;
+  team_id?: string | null;
+  team_name?: string | null;
+  served_model?: string | null;
+  provider?: string | null;
+  requests: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: string;
+}
+
+export interface UsageReport {
+  from: string;
+  to: string;
+  group_by: string[];
+  data: UsageRow[];
+  totals: Omit<UsageRow, 'day' | 'hour'>;
+}
+
+export interface EndpointHealth {
+  status: 0 | 1 | 2 | 3;
+  uptime_pct: number | null;
+  calls_30m: number;
+  failures_30m: number;
+  ttft_ms: { p50: number | null; p90: number | null };
+  latency_ms: { p50: number | null; p90: number | null };
+  throughput_tps: { p50: number | null; p90: number | null };
+  circuit: { state: 'closed' | 'open' | 'half-open'; consecutive_failures: number; open_until: string | null };
+}
+
+export interface ProviderEndpoint {
+  model: string;
+  /** `chat`, or `embedding` for embedding models. */
+  kind?: string;
+  upstream_model: string;
+  disabled: boolean;
+  context_length: number;
+  max_completion_tokens: number;
+  pricing: { prompt: string; completion: string };
+  health: EndpointHealth;
+}
+
+export interface Provider {
+  slug: string;
+  protocol: string;
+  base_url: string | null;
+  configured: boolean;
+  has_api_key: boolean;
+  disabled: boolean;
+  builtin: boolean;
+  source: string;
+  endpoints: ProviderEndpoint[];
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: string;
+  role: string | null;
+  method: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  details: Record<string, unknown> | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface ModelSummary {
+  id: string;
+}

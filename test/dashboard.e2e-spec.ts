@@ -1,0 +1,287 @@
+import OpenAI from 'openai';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, screenshot, type TestBrowser } from './support/browser';
+import { adminCall, startGateway, TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * The dashboard in a real browser (Debian's Chromium, driven by playwright-core) against the
+ * compiled gateway, PostgreSQL and the simulator: sign in, issue a key and use it with the
+ * official OpenAI SDK, watch its usage, look a request up, add a provider, revoke the key, read the
+ * audit log. The steps build on each other, as an operator's session would. Screenshots of every
+ * page go to test-output/screenshots/.
+ */
+describe('the dashboard in a browser', () => {
+  let stack: Stack;
+  let chromium: TestBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  let teamId: string;
+  let secret: string;
+  let requestId: string;
+
+  const url = (path = '/dashboard'): string => `${stack.gateway.url}${path}`;
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  const sdk = (key: string) => new OpenAI({ apiKey: key, baseURL: url('/v1'), maxRetries: 0 });
+  const sessionCookie = async () => (await context.cookies(url())).find((c) => c.name === 'rosetta_session');
+  const withCookie = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
+    const cookie = await sessionCookie();
+    const res = await fetch(url(path), { method, headers: { cookie: `rosetta_session=${cookie?.value}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  beforeAll(async () => {
+    [stack, chromium] = await Promise.all([startStack(), launchBrowser()]);
+    teamId = (await adminCall(stack.gateway, 'POST', '/admin/teams', { name: 'research', budget_usd: 50, budget_period: 'month' })).body.id;
+    context = await chromium.context();
+    page = await context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await stack?.stop();
+  });
+
+  it('refuses a wrong admin token in words, and signs in with the right one without keeping it', async () => {
+    await page.goto(url());
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    await screenshot(page, 'sign-in');
+    await page.getByLabel('Admin token').fill('not-the-admin-token-000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Invalid admin token');
+    expect(await sessionCookie()).toBeUndefined();
+
+    await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    const cookies = await context.cookies();
+    expect(cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, sameSite: c.sameSite, path: c.path }))).toEqual([{ name: 'rosetta_session', httpOnly: true, sameSite: 'Strict', path: '/' }]);
+    expect(cookies[0]!.value).not.toContain(TEST_ADMIN_TOKEN);
+    // A string is evaluated in the page (this file is compiled without the DOM's types).
+    const storage = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href })');
+    expect(storage).not.toContain(TEST_ADMIN_TOKEN);
+    expect(JSON.parse(storage)).toMatchObject({ local: {}, session: {}, cookie: '' });
+    // The stack's own key, issued with the bearer token before the browser came.
+    await page.locator('tr', { has: page.getByText('test-enterprise', { exact: true }) }).waitFor();
+  });
+
+  it("creates a key (the server's message shown beside a bad field), shows the secret once, and the key works with the OpenAI SDK", async () => {
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('ci-bot');
+    await page.getByLabel('Plan', { exact: true }).selectOption('pro');
+    await page.getByLabel('Team', { exact: true }).selectOption(teamId);
+    await page.getByLabel('Budget (USD)').fill('lots');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const fieldError = page.locator('#new-key-budget-error');
+    await fieldError.waitFor();
+    await expect(fieldError.textContent()).resolves.toBe("Invalid 'budget_usd': must be a number of US dollars");
+    await screenshot(page, 'keys-create-invalid');
+
+    await page.getByLabel('Budget (USD)').fill('5');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    secret = (await page.getByTestId('new-secret').textContent())!;
+    expect(secret).toMatch(/^rsk_[A-Za-z0-9]{12}_[A-Za-z0-9]{40}$/);
+    await screenshot(page, 'keys-secret-once');
+
+    const { data, response } = await sdk(secret).chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello from the dashboard test' }] }).withResponse();
+    expect(data.choices[0]!.message.content).toBe('Simulated reply from gpt-4o-mini: Hello from the dashboard test');
+    requestId = response.headers.get('x-request-id')!;
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    const row = page.locator('tr', { has: page.getByText('ci-bot', { exact: true }) });
+    await row.waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await row.getByText('research').waitFor();
+    await row.getByText('of $5.00 per month').waitFor();
+    const listed = await adminCall(stack.gateway, 'GET', '/admin/keys');
+    expect(JSON.stringify(listed.body)).not.toContain(secret.slice(-40));
+    await screenshot(page, 'keys');
+  });
+
+  it("changes a key's plan and limits from the page", async () => {
+    const row = page.locator('tr', { has: page.getByText('ci-bot', { exact: true }) });
+    await row.getByRole('button', { name: 'Edit ci-bot' }).click();
+    const form = page.getByRole('form', { name: 'Edit key ci-bot' });
+    await form.getByLabel('Requests per minute').fill('2.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.locator('.field-error', { hasText: "Invalid 'rpm': must be a whole number" }).waitFor();
+    await form.getByLabel('Requests per minute').fill('30');
+    await form.getByLabel('Plan', { exact: true }).selectOption('free');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await row.getByText('(30 rpm, plan tpm)').waitFor();
+    await expect(row.locator('td[data-label="Plan"]').textContent()).resolves.toBe('free (30 rpm, plan tpm)');
+    const key = (await adminCall(stack.gateway, 'GET', '/admin/keys')).body.find((k: any) => k.name === 'ci-bot');
+    expect(key).toMatchObject({ plan: 'free', rpm: 30, tpm: null, budget_usd: '5', team_id: teamId });
+  });
+
+  it('adds an OpenAI-compatible provider from the page, and the key can call its model at once', async () => {
+    await nav('Providers').click();
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByLabel('Slug').fill('local-vllm');
+    await page.getByLabel('Base URL').fill(`${stack.sim.url}/v1`);
+    await page.getByLabel('API key').fill('sk-local-vllm-000');
+    await page.getByLabel('Model id').fill('rosetta/local-llama');
+    await page.getByLabel('Upstream model').fill('llama-local');
+    await page.getByLabel('Input $ / M tokens').fill('0.2');
+    await page.getByLabel('Output $ / M tokens').fill('0.6');
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    const section = page.getByRole('region', { name: 'Provider local-vllm' });
+    await section.waitFor();
+    await section.getByText(`openai · ${stack.sim.url}/v1`).waitFor();
+
+    const reply = await sdk(secret).chat.completions.create({ model: 'rosetta/local-llama', messages: [{ role: 'user', content: 'via the new provider' }] });
+    expect(reply.choices[0]!.message.content).toBe('Simulated reply from llama-local: via the new provider');
+    expect(stack.sim.requests().at(-1)).toMatchObject({ headers: expect.objectContaining({ authorization: 'Bearer sk-local-vllm-000' }) });
+    await page.reload();
+    const endpoint = page.getByRole('region', { name: 'Provider local-vllm' }).locator('tr', { hasText: 'rosetta/local-llama' });
+    await endpoint.getByText('100%').waitFor();
+    await endpoint.getByText('1 call', { exact: true }).waitFor();
+    await screenshot(page, 'providers');
+  });
+
+  it('creates a team with a budget, shows budgets with their spend, and the plans with their limits', async () => {
+    await nav('Teams').click();
+    await page.locator('tr', { hasText: 'research' }).getByText('of $50.00 per month').waitFor();
+    await page.getByRole('button', { name: 'New team' }).click();
+    await page.getByLabel('Team name').fill('research');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await expect(page.locator('.form-error').textContent()).resolves.toBe("A team named 'research' exists already");
+    await page.getByLabel('Team name').fill('support');
+    await page.getByLabel('Team budget (USD)').fill('10');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.locator('tr', { hasText: 'support' }).getByText('$0 of $10.00 per month').waitFor();
+    await screenshot(page, 'teams');
+    await nav('Plans').click();
+    const pro = page.locator('tr', { has: page.getByRole('rowheader', { name: 'pro' }) });
+    await pro.waitFor();
+    expect(await pro.locator('td').allTextContents()).toEqual(['1,000', '100,000', '0', 'EditDelete']);
+    await screenshot(page, 'plans');
+  });
+
+  it('shows the usage: totals, a chart, and a table with the key by name', async () => {
+    await nav('Usage').click();
+    const spenders = page.getByRole('region', { name: 'Top spenders (keys)' });
+    await spenders.locator('tr', { hasText: 'ci-bot' }).waitFor();
+    await expect(spenders.locator('tbody tr').first().locator('th').textContent()).resolves.toBe('ci-bot');
+    await expect(spenders.locator('tbody tr').first().locator('td').first().textContent()).resolves.toBe('2');
+    await expect(page.locator('.totals').getByText('Requests').locator('..').locator('dd').textContent()).resolves.toBe('2');
+    await page.locator('figure', { hasText: 'Cost (USD)' }).locator('canvas').first().waitFor();
+    await page.getByRole('region', { name: 'By model' }).getByText('rosetta/local-llama').waitFor();
+    await page.getByRole('region', { name: 'By provider' }).getByText('local-vllm').waitFor();
+    const csv = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    const exported = await fetch(url(csv!), { headers: { cookie: `rosetta_session=${(await sessionCookie())!.value}` } });
+    expect(exported.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect((await exported.text()).split('\r\n')[0]).toBe('day,api_key_id,key_name,served_model,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd');
+    await screenshot(page, 'usage');
+  });
+
+  it('looks a request up by its id: served model, provider, tokens, cost, latency', async () => {
+    await nav('Requests').click();
+    await page.getByLabel('Request ID').fill(requestId);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const details = page.getByRole('region', { name: 'Request details' });
+    await details.waitFor();
+    const field = (label: string) => details.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+    await expect(field('Served model').textContent()).resolves.toBe('rosetta/gpt-4o-mini');
+    await expect(field('Provider').textContent()).resolves.toBe('openai');
+    await expect(field('Key').textContent()).resolves.toBe('ci-bot');
+    await expect(field('Team').textContent()).resolves.toBe('research');
+    await expect(field('Attempts').textContent()).resolves.toBe('1');
+    await expect(field('Status').textContent()).resolves.toBe('200');
+    await screenshot(page, 'requests');
+
+    await page.getByLabel('Request ID').fill('req_doesnotexist000000');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain("Request 'req_doesnotexist000000' not found");
+  });
+
+  it("explains rosetta/auto's choice for a pasted prompt, with signals and candidate scores", async () => {
+    await nav('Router').click();
+    await page.getByLabel('Prompt or request body').fill('Solve for x: 3x + 7 = 22. Show your steps.');
+    await page.getByRole('button', { name: 'Route' }).click();
+    const decision = page.getByRole('region', { name: 'Routing decision' });
+    await decision.waitFor();
+    await decision.getByRole('heading', { name: /^Routed to rosetta\// }).waitFor();
+    expect(await decision.locator('table', { hasText: 'Signals' }).locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await decision.locator('table', { hasText: 'Candidates' }).locator('tbody tr').count()).toBeGreaterThan(1);
+    await screenshot(page, 'router');
+  });
+
+  it('revokes the key after an in-page confirmation, and the SDK client then gets 401', async () => {
+    await nav('Keys').click();
+    const row = page.locator('tr', { has: page.getByText('ci-bot', { exact: true }) });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm revoking ci-bot' });
+    await confirm.waitFor();
+    await screenshot(page, 'keys-revoke-confirm');
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('Show 1 revoked').waitFor();
+    const refused = await sdk(secret).chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'after revocation' }] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((refused as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
+  });
+
+  it('records every change and sign-in in the audit log, with who and from where', async () => {
+    await nav('Audit log').click();
+    const rows = page.locator('table.audit tbody tr');
+    await rows.first().waitFor();
+    const what = await rows.locator('th').allTextContents();
+    expect(what).toEqual(['key.revoke ci-bot', 'team.create support', 'provider.put local-vllm', 'key.update ci-bot', 'key.create ci-bot', 'session.sign_in', 'session.sign_in_refused', 'team.create research', 'key.create test-enterprise']);
+    await expect(rows.first().locator('td[data-label="Who"]').textContent()).resolves.toBe('admin token admin · dashboard, admin token');
+    await expect(rows.first().locator('td[data-label="From"]').textContent()).resolves.toMatch(/^(127\.0\.0\.1|::ffff:127\.0\.0\.1)$/);
+    await expect(rows.last().locator('td[data-label="Who"]').textContent()).resolves.toBe('admin token admin · API, bearer token');
+    await screenshot(page, 'audit-log');
+
+    await page.getByLabel('What').selectOption('key');
+    // The filtered page replaces the whole table: first the old one goes, then the new one comes.
+    await rows.filter({ hasText: 'provider.put' }).waitFor({ state: 'detached' });
+    await rows.filter({ hasText: 'key.create test-enterprise' }).waitFor();
+    expect(await rows.locator('th').allTextContents()).toEqual(['key.revoke ci-bot', 'key.update ci-bot', 'key.create ci-bot', 'key.create test-enterprise']);
+    const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=provider.put');
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'provider.put', target_id: 'local-vllm', details: expect.objectContaining({ api_key: '[redacted]', base_url: `${stack.sim.url}/v1` }) })]);
+    expect(JSON.stringify(audit.body)).not.toContain('sk-local-vllm-000');
+  });
+
+  it('takes changes with the session only from the page itself: the dashboard header, and no other origin', async () => {
+    const body = { name: 'forged', plan: 'free' };
+    expect(await withCookie('POST', '/admin/keys', {}, body)).toMatchObject({ status: 403, body: { error: { type: 'permission_error' } } });
+    expect(await withCookie('POST', '/admin/keys', { 'x-rosetta-dashboard': '1', origin: 'http://evil.example' }, body)).toMatchObject({ status: 403, body: { error: { message: 'Refused: the request comes from another site (http://evil.example)' } } });
+    expect(await withCookie('POST', '/admin/keys', { 'x-rosetta-dashboard': '1', origin: url('') }, body)).toMatchObject({ status: 201, body: { name: 'forged' } });
+    expect((await withCookie('GET', '/admin/keys')).status).toBe(200);
+    expect((await adminCall(stack.gateway, 'GET', '/admin/keys')).status).toBe(200);
+  });
+
+  it('fits a phone-width window', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(url('/dashboard/usage'));
+    await phone.getByRole('region', { name: 'Top spenders (keys)' }).waitFor();
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'phone-usage');
+    await phone.getByRole('button', { name: 'Menu' }).click();
+    await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
+    await phone.getByRole('heading', { name: 'Keys' }).waitFor();
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'phone-keys');
+    await phone.close();
+  });
+
+  it('signs out: the session ends on the server, on every replica, not only in this browser', async () => {
+    const before = await sessionCookie();
+    // Another replica on the same database takes the session, and forgets it at sign-out.
+    const replica = await startGateway({ DATABASE_URL: stack.db.url, OPENAI_BASE_URL: `${stack.sim.url}/v1`, OPENAI_API_KEY: 'sk-replica-000' });
+    const onReplica = () => fetch(`${replica.url}/admin/keys`, { headers: { cookie: `rosetta_session=${before!.value}` } }).then((r) => r.status);
+    await expect(onReplica()).resolves.toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    await page.getByText('You are signed out.').waitFor();
+    const replay = await fetch(url('/admin/keys'), { headers: { cookie: `rosetta_session=${before!.value}` } });
+    expect({ status: replay.status, message: ((await replay.json()) as any).error.message }).toEqual({ status: 401, message: 'Your dashboard session has ended (signed out or expired): sign in again' });
+    await expect(onReplica()).resolves.toBe(401);
+    await replica.stop();
+    const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=session.sign_out');
+    expect(audit.body.data).toEqual([expect.objectContaining({ actor: 'admin token', method: 'token' })]);
+  });
+});
