@@ -9,7 +9,7 @@ const { join, relative } = require('node:path');
 const root = join(__dirname, '..');
 
 /** Directories shipped whole. JSON imported from code (e.g. libs/mixture/src/profiles.json) is emitted by tsc itself. */
-const ASSET_DIRS = ['libs/registry/catalog', 'libs/mixture/artefacts'];
+const ASSET_DIRS = ['libs/registry/catalog', 'libs/mixture/artefacts', 'libs/mixture-lab/sanity'];
 
 function filesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

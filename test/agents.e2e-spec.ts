@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +52,8 @@ describe('agentic coding tools through the gateway', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  const task = (dir: string, tool: string, content: string) =>
-    `Create the file hello.txt <sim>${JSON.stringify({ toolCalls: [{ name: tool, arguments: { file_path: join(dir, 'hello.txt'), content } }] })}</sim>`;
+  const task = (dir: string, tool: string, content: string, file = 'hello.txt') =>
+    `Create the file ${file} <sim>${JSON.stringify({ toolCalls: [{ name: tool, arguments: { file_path: join(dir, file), content } }] })}</sim>`;
 
   /** The follow-up turn carrying the tool's result reached the upstream in its own protocol. */
   const resultReached = (protocol: string, content: string, result: string) =>
@@ -81,34 +82,49 @@ describe('agentic coding tools through the gateway', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a Claude Code session through rosetta/auto stays on one model across its tool loop (the ledger shows it)', async () => {
+  it('a multi-turn Claude Code session through rosetta/auto stays on one model unless escalated (the ledger shows it)', async () => {
     const session = await createKey(gateway, 'pro');
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-cc-auto-'));
-    const content = 'written by claude code via rosetta/auto\n';
-    await run(join(BIN, 'claude'), ['-p', task(dir, 'Write', content), '--model', 'rosetta/auto', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write'], {
-      cwd: dir,
-      timeout: 120_000,
-      env: {
-        PATH: process.env['PATH'],
-        HOME: home,
-        ANTHROPIC_BASE_URL: gateway.url,
-        ANTHROPIC_API_KEY: session.key,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: 'rosetta/claude-haiku-4-5',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
-    });
-    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(content);
+    const env = {
+      PATH: process.env['PATH'],
+      HOME: home,
+      ANTHROPIC_BASE_URL: gateway.url,
+      ANTHROPIC_API_KEY: session.key,
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'rosetta/claude-haiku-4-5',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    };
+    const sessionId = randomUUID();
+    const claude = (prompt: string, resume: boolean) =>
+      run(join(BIN, 'claude'), ['-p', prompt, '--model', 'rosetta/auto', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', ...(resume ? ['--resume', sessionId] : ['--session-id', sessionId])], {
+        cwd: dir,
+        timeout: 120_000,
+        env,
+      });
+    // Three turns of one session, each a separate CLI run as a user would resume it: a tool loop,
+    // a plain question, another tool loop.
+    await claude(task(dir, 'Write', 'first\n'), false);
+    await claude('Thanks! In one sentence, what did you just do?', true);
+    await claude(task(dir, 'Write', 'second\n', 'notes.txt'), true);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('first\n');
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('second\n');
     rmSync(dir, { recursive: true, force: true });
     let rows: { served_model: string; route: string }[] = [];
-    for (let i = 0; i < 100 && rows.length < 2; i++) {
+    for (let i = 0; i < 100 && rows.length < 5; i++) {
       rows = await query(stack.db.url, "SELECT served_model, route FROM request_log WHERE api_key_id = $1 AND requested_model = 'rosetta/auto' ORDER BY created_at", [session.id]);
-      if (rows.length < 2) await new Promise((r) => setTimeout(r, 50));
+      if (rows.length < 5) await new Promise((r) => setTimeout(r, 50));
     }
-    expect(rows.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(rows.map((r) => r.served_model)).size).toBe(1);
-    for (const row of rows.slice(1)) expect(row.route).toMatch(/affinity=kept/);
+    // Two tool loops of two requests each and the question between them.
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    expect(rows[0]!.route).toMatch(/affinity=new/);
+    for (const [i, row] of rows.entries()) {
+      if (i === 0) continue;
+      // Every later request is recognised as the same session, across the three CLI runs …
+      expect(row.route).toMatch(/affinity=(kept|escalated)/);
+      // … and served by the model before it unless the ledger records an escalation.
+      if (!/affinity=escalated/.test(row.route)) expect(row.served_model).toBe(rows[i - 1]!.served_model);
+    }
   });
 
   it.each(MODELS)('Gemini CLI writes a file through a %s-protocol upstream', async (protocol, model) => {

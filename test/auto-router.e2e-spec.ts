@@ -93,9 +93,11 @@ describe('rosetta/auto', () => {
   });
 
   describe('cascade mode: cheap models first, escalating when their answers disagree', () => {
-    // Two cheap candidates and a strong one, and a multiple-choice question (answers comparable).
+    // Two cheap candidates and a strong one, and a multiple-choice question (answers comparable)
+    // hard enough that a cheap model alone is not capable of it, so the cheap ones probe first.
     const pool = { models: ['rosetta/gemini-2.5-flash-lite', 'rosetta/gpt-4o-mini', 'rosetta/claude-sonnet-4-5'], route_knob: 0.5 };
-    const question = (m: string) => `Which planet is largest? (${m})\nA) Mars\nB) Jupiter\nC) Venus\nD) Mercury\nAnswer with a single letter.`;
+    const question = (m: string) =>
+      `Which sorting algorithm has the best worst-case time complexity? (${m})\nA) Quicksort\nB) Heapsort\nC) Bubble sort\nD) Insertion sort\nAnswer with a single letter.`;
     const send = (m: string) =>
       fetch(`${gateway.url}/v1/chat/completions`, {
         method: 'POST',
@@ -107,6 +109,9 @@ describe('rosetta/auto', () => {
       const explained = await route(ask(question('plan'), pool));
       expect(explained.body.decision.mode).toBe('cascade');
       expect(explained.body.decision.plan).toEqual(['rosetta/gemini-2.5-flash-lite', 'rosetta/gpt-4o-mini', 'rosetta/claude-sonnet-4-5']);
+      // An easy question needs no probe: the cheapest capable model answers it alone.
+      const easy = await route(ask('Which planet is largest?\nA) Mars\nB) Jupiter\nC) Venus\nD) Mercury\nAnswer with a single letter.', pool));
+      expect(easy.body.decision).toEqual(expect.objectContaining({ mode: 'single', plan: ['rosetta/gemini-2.5-flash-lite'] }));
     });
 
     it('accepts when the two cheap answers agree: two models activated, both charged', async () => {
@@ -135,6 +140,66 @@ describe('rosetta/auto', () => {
       expect(row).toEqual(expect.objectContaining({ attempts: 3, served_model: 'rosetta/claude-sonnet-4-5' }));
       const sonnetOnly = body.usage.prompt_tokens * 3e-6 + body.usage.completion_tokens * 15e-6;
       expect(Number(row.cost_usd)).toBeGreaterThan(sonnetOnly);
+    });
+
+    // docs/decisions/0012: a stream cascades when its probes settle it before the first byte.
+    const streamed = (r: { protocol: string; path: string; body: unknown }) =>
+      r.protocol === 'gemini' ? r.path.includes('streamGenerateContent') : (r.body as { stream?: boolean }).stream === true;
+    const streamAsk = async (m: string) => {
+      const openai = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+      const params = { ...ask(question(m), pool), stream: true, stream_options: { include_usage: true } } as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
+      const before = sim.requests().length;
+      const { data, response } = await openai.chat.completions.create(params).withResponse();
+      let text = '';
+      let model = '';
+      let cost: number | undefined;
+      for await (const chunk of data) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        model = chunk.model;
+        if (chunk.usage) cost = (chunk.usage as { cost?: number }).cost;
+      }
+      const upstream = sim.requests().slice(before).map((r) => [r.protocol, streamed(r)]);
+      const row = (await adminCall(gateway, 'GET', `/admin/requests/${response.headers.get('x-request-id')}`)).body;
+      return { text, model, cost, upstream, row, activated: response.headers.get('x-rosetta-route')!.split('activated=')[1] };
+    };
+
+    it('streams: agreeing probes, called without streaming, are replayed as the stream and both charged', async () => {
+      const m = `stream-agree-${Date.now()}`;
+      sim.script({ match: m, reply: { text: 'B' } });
+      const got = await streamAsk(m);
+      expect(got).toEqual(expect.objectContaining({ text: 'B', model: 'rosetta/gemini-2.5-flash-lite', activated: 'rosetta/gemini-2.5-flash-lite>rosetta/gpt-4o-mini' }));
+      expect(got.upstream).toEqual([
+        ['gemini', false],
+        ['openai', false],
+      ]);
+      expect(got.row).toEqual(expect.objectContaining({ attempts: 2, streamed: true, served_model: 'rosetta/gemini-2.5-flash-lite' }));
+      expect(Number(got.row.cost_usd)).toBeCloseTo(got.cost!, 9);
+    });
+
+    it('streams: when the probes disagree the strong model streams, and the ledger charges all three', async () => {
+      const m = `stream-disagree-${Date.now()}`;
+      sim.script({ match: m, model: 'gemini-2.5-flash-lite', reply: { text: 'A' } });
+      sim.script({ match: m, model: 'gpt-4o-mini', reply: { text: 'C' } });
+      sim.script({ match: m, model: 'claude-sonnet-4-5', reply: { text: 'B' } });
+      const got = await streamAsk(m);
+      expect(got).toEqual(expect.objectContaining({ text: 'B', model: 'rosetta/claude-sonnet-4-5', activated: 'rosetta/gemini-2.5-flash-lite>rosetta/gpt-4o-mini>rosetta/claude-sonnet-4-5' }));
+      expect(got.upstream).toEqual([
+        ['gemini', false],
+        ['openai', false],
+        ['anthropic', true],
+      ]);
+      expect(got.row).toEqual(expect.objectContaining({ attempts: 3, streamed: true, served_model: 'rosetta/claude-sonnet-4-5' }));
+      expect(Number(got.row.cost_usd)).toBeCloseTo(got.cost!, 9);
+      const sonnetOnly = got.row.output_tokens * 15e-6;
+      expect(Number(got.row.cost_usd)).toBeGreaterThan(sonnetOnly);
+    });
+
+    it('a request with tools is answered by one model, streamed or not', async () => {
+      const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }];
+      const body = await route({ ...ask(question('tools'), pool), tools });
+      expect(body.body.decision.mode).toBe('single');
+      expect((await route({ ...ask('Hello!', pool), stream: true })).body.decision.mode).toBe('single');
+      expect((await route({ ...ask(question('streamed'), pool), stream: true })).body.decision.mode).toBe('cascade');
     });
   });
 });

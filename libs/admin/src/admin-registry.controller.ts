@@ -56,7 +56,14 @@ export class AdminRegistryController {
     await this.writer.applyModel(entry, 'admin');
     await this.commit();
     const model = this.registry.find(`${this.registry.namespace}/${entry.name}`)!;
-    return { id: model.numericId, model_name: model.id, display_name: model.displayName, author: model.author, endpoints: model.endpoints.length };
+    return {
+      id: model.numericId,
+      model_name: model.id,
+      display_name: model.displayName,
+      author: model.author,
+      endpoints: model.endpoints.length,
+      router_prior: model.routerPrior ? { ...model.routerPrior.quality, source: model.routerPrior.source } : null,
+    };
   }
 
   /** Read-your-writes here, then every other replica. */

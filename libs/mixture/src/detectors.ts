@@ -118,16 +118,3 @@ export function choiceOptions(raw: string): number {
   }
   return best;
 }
-
-const REASONING_WORDS = /\b(why|explain|prove|derive|step by step|justify|analy[sz]e|compare|trade-?offs?|design|optimi[sz]e|edge cases?)\b/gi;
-
-/** Rough a-priori difficulty in 0..1 (length, code, maths, reasoning verbs, constraints). */
-export function heuristicDifficulty(raw: string, tokens: number, code: number, math: number): number {
-  const text = detectorWindow(raw);
-  let d = 0.2;
-  d += Math.min(0.2, Math.log10(1 + tokens) / 20);
-  d += 0.2 * code + 0.2 * math;
-  d += Math.min(0.2, count(REASONING_WORDS, text) * 0.05);
-  d += Math.min(0.1, count(/\b(must|should|exactly|at least|at most|without|only)\b/gi, text) * 0.02);
-  return clamp01(d);
-}

@@ -20,10 +20,24 @@ export {
 } from './category-classifier';
 export { QualityModel, type PackedVector, type QualityParams, type QualityPrediction } from './quality-model';
 export { EXPECTED_OUTPUT_TOKENS, catalogCost, fittedCost, type CostParams } from './cost-model';
-export { PROFILES, UNKNOWN_MODEL_QUALITY, profileQuality, profiledModels, type ModelProfile, type ProfileTable } from './model-profiles';
+export {
+  PROFILES,
+  expectedQuality,
+  figureFor,
+  hasProfile,
+  profiledModels,
+  type CatalogRouting,
+  type DeclaredPrior,
+  type Figure,
+  type ModelProfile,
+  type ProfileTable,
+  type QualityBasis,
+} from './model-profiles';
+export { estimateDifficulty, type DifficultyEstimate, type DifficultyInput } from './difficulty';
+export { slackForKnob } from './capable-choice';
 export { answerKindOf, answerLabel, extractAnswer, extractChoice, extractCode, extractFinal, type AnswerKind } from './answer-extraction';
 export { defaultLambdaGrid, gridPointFor, knobAtCost, knobPositions, lambdaForKnob } from './calibration';
-export { compareCandidates, decide, defaultKnobFor, type DecideInput } from './router';
+export { compareCandidates, decide, defaultKnobFor, qualityBasisOf, type DecideInput } from './router';
 export { decideCascadeStep, type CascadeStepInput } from './cascade';
 export type { CascadePlan, CascadePolicy } from './cascade-plan';
 export {

@@ -1,15 +1,18 @@
 /**
- * `decide`: the routing decision for one prompt. Candidates are scored as
- * quality − λ(knob)·cost; ties go to higher quality, then lower cost, then id. In cascade mode
- * the plan comes from the fitted policy of the prompt's cluster (or, without one, cheapest
- * candidates first and the best one last), and `decideCascadeStep` walks it.
+ * `decide`: the routing decision for one prompt. When every candidate has fitted data they are
+ * scored as quality − λ(knob)·cost; ties go to higher quality, then lower cost, then id. In
+ * cascade mode the plan comes from the fitted policy of the prompt's cluster (or, without one,
+ * cheapest candidates first and the best one last), and `decideCascadeStep` walks it. Catalog
+ * candidates (profiles, declared priors) are chosen as the cheapest capable one instead
+ * (capable-choice.ts).
  */
 import type { CanonicalRequest } from '@rosetta/canonical';
 import type { RouterArtefact } from './artefact';
 import { answerKindOf } from './answer-extraction';
 import { gridPointFor, lambdaForKnob } from './calibration';
-import { catalogCost, fittedCost } from './cost-model';
-import { profileQuality } from './model-profiles';
+import { fittedCost } from './cost-model';
+import { decideCapable } from './capable-choice';
+import { type QualityBasis, hasProfile } from './model-profiles';
 import { type Runtime, runtimeOf, viewOf } from './runtime';
 import { extractSignals, signalValue } from './signals';
 import type { Candidate, RouteDecision, RouteMode, ScoredCandidate, Signal } from './types';
@@ -36,7 +39,6 @@ interface Scored {
   list: ScoredCandidate[];
   cluster: number;
   clusterName: string | null;
-  notes: string[];
 }
 
 function scoreCandidates(rt: Runtime, input: DecideInput, signals: Signal[], lambda: number): Scored {
@@ -45,27 +47,14 @@ function scoreCandidates(rt: Runtime, input: DecideInput, signals: Signal[], lam
   const pred = view.prediction;
   const tokenSignal = signalValue(signals, 'prompt_tokens');
   const tokens = typeof tokenSignal === 'number' ? tokenSignal : view.tokens;
-  const category = signalValue(signals, 'category');
-  const cat = typeof category === 'string' ? category : undefined;
-  const outputKind = answerKindOf(input.text) === 'choice' ? 'choice' : (cat ?? 'default');
-  const notes: string[] = [];
   const list = input.candidates.map((c) => {
-    const j = rt.modelIndex.get(c.id);
-    let quality: number;
-    let costUsd: number;
-    if (j !== undefined) {
-      quality = pred.quality[j] as number;
-      costUsd = fittedCost(a.cost, j, pred.cluster, tokens);
-    } else {
-      const prof = profileQuality(c.id, cat);
-      quality = prof.quality;
-      costUsd = catalogCost(c, tokens, outputKind);
-      notes.push(`${c.id}: ${prof.source}`);
-    }
-    return { id: c.id, quality: r4(quality), costUsd: usd(costUsd), score: r4(quality - lambda * costUsd) };
+    const j = rt.modelIndex.get(c.id) as number;
+    const quality = pred.quality[j] as number;
+    const costUsd = fittedCost(a.cost, j, pred.cluster, tokens);
+    return { id: c.id, quality: r4(quality), costUsd: usd(costUsd), score: r4(quality - lambda * costUsd), basis: 'fitted' as const };
   });
   list.sort(compareCandidates);
-  return { list, cluster: pred.cluster, clusterName: pred.clusterName, notes };
+  return { list, cluster: pred.cluster, clusterName: pred.clusterName };
 }
 
 /** Cascade plan from the fitted policy, when the cluster has one and its models are available. */
@@ -90,6 +79,13 @@ function genericPlan(list: ScoredCandidate[]): string[] | null {
   return cheap.length === 2 ? [...cheap.map((c) => c.id), best.id] : null;
 }
 
+/** What the router would score a candidate from, or null: it then stays out of rosetta/auto. */
+export function qualityBasisOf(candidate: Candidate, artefact: RouterArtefact): QualityBasis | null {
+  if (runtimeOf(artefact).modelIndex.has(candidate.id)) return 'fitted';
+  if (candidate.prior) return 'prior';
+  return hasProfile(candidate.id) ? 'profile' : null;
+}
+
 /** The artefact's default knob for a mode (each mode has its own calibration). */
 export function defaultKnobFor(artefact: RouterArtefact, mode: RouteMode): number {
   return artefact.defaults.knobByMode[mode];
@@ -99,16 +95,19 @@ export function decide(input: DecideInput, artefact: RouterArtefact): RouteDecis
   if (input.candidates.length === 0) throw new Error('decide: no candidates');
   const rt = runtimeOf(artefact);
   const mode = input.mode ?? artefact.defaults.mode;
-  const knob = Math.max(0, Math.min(1, input.knob ?? defaultKnobFor(artefact, mode)));
+  const defaultKnob = defaultKnobFor(artefact, mode);
+  const knob = Math.max(0, Math.min(1, input.knob ?? defaultKnob));
+  const signals = input.signals ?? extractSignals({ text: input.text, request: input.request }, { classifier: artefact.classifier });
+  if (!input.candidates.every((c) => rt.modelIndex.has(c.id))) {
+    return decideCapable(rt, { text: input.text, candidates: input.candidates, knob, defaultKnob, mode, signals }, compareCandidates);
+  }
   const curve = mode === 'cascade' ? artefact.cascade.curve : artefact.single;
   const lambda = lambdaForKnob(curve.lambdas, curve.knobs, knob);
-  const signals = input.signals ?? extractSignals({ text: input.text, request: input.request }, { classifier: artefact.classifier });
   const scored = scoreCandidates(rt, input, signals, lambda);
   const top = scored.list[0] as ScoredCandidate;
   const reasons = [
     `knob ${knob} → λ = ${usd(lambda)} per USD (${mode} calibration)`,
     scored.clusterName ? `prompt resembles the "${scored.clusterName}" training cluster` : 'prompt resembles no training cluster: global priors',
-    ...scored.notes,
   ];
   let plan: string[] | null = null;
   if (mode === 'cascade') {
@@ -124,7 +123,7 @@ export function decide(input: DecideInput, artefact: RouterArtefact): RouteDecis
   if (!plan || plan.length === 1) {
     const chosen = plan?.[0] ?? top.id;
     reasons.push(plan ? `fitted policy: ${chosen} alone` : `highest score: ${chosen} (quality ${top.quality}, cost $${top.costUsd})`);
-    return { chosen, mode: 'single', plan: [chosen], knob, signals, candidates: scored.list, reasons };
+    return { chosen, mode: 'single', plan: [chosen], knob, signals, candidates: scored.list, reasons, scoring: 'fitted' };
   }
-  return { chosen: plan[0] as string, mode: 'cascade', plan, knob, signals, candidates: scored.list, reasons };
+  return { chosen: plan[0] as string, mode: 'cascade', plan, knob, signals, candidates: scored.list, reasons, scoring: 'fitted' };
 }

@@ -4,8 +4,9 @@
  */
 import type { CanonicalRequest } from '@rosetta/canonical';
 import { type ClassifierParams, classifyCategory, fitCategoryClassifier } from './category-classifier';
-import { choiceOptions, codeScore, dominantScript, heuristicDifficulty, mathScore } from './detectors';
-import { requestFacts } from './request-text';
+import { choiceOptions, codeScore, dominantScript, mathScore } from './detectors';
+import { estimateDifficulty } from './difficulty';
+import { type RequestFacts, requestFacts } from './request-text';
 import { countPromptTokens } from './tokens';
 import type { Signal } from './types';
 
@@ -29,13 +30,14 @@ function fallbackClassifier(): ClassifierParams {
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-function textSignals(text: string, classifier: ClassifierParams): Signal[] {
+function textSignals(text: string, classifier: ClassifierParams, tools: boolean): Signal[] {
   const tokens = countPromptTokens(text);
   const code = codeScore(text);
   const math = mathScore(text);
   const script = dominantScript(text);
   const options = choiceOptions(text);
   const category = classifyCategory(classifier, text);
+  const difficulty = estimateDifficulty({ text, tokens: tokens.tokens, code, math, tools });
   return [
     { name: 'prompt_tokens', value: tokens.tokens, confidence: tokens.exact ? 1 : 0.8 },
     { name: 'code', value: code >= 0.5, confidence: r3(code >= 0.5 ? code : 1 - code) },
@@ -43,12 +45,11 @@ function textSignals(text: string, classifier: ClassifierParams): Signal[] {
     { name: 'language_script', value: script.script, confidence: r3(script.share) },
     { name: 'multiple_choice', value: options, confidence: options >= 2 ? 0.9 : 0.7 },
     { name: 'category', value: category.category, confidence: r3(category.confidence) },
-    { name: 'difficulty', value: r3(heuristicDifficulty(text, tokens.tokens, code, math)), confidence: 0.3 },
+    { name: 'difficulty', value: difficulty.value, confidence: 0.5, detail: difficulty.cues.join(', ') },
   ];
 }
 
-function requestSignals(request: CanonicalRequest): Signal[] {
-  const f = requestFacts(request);
+function requestSignals(f: RequestFacts): Signal[] {
   return [
     { name: 'history_messages', value: f.messages, confidence: 1 },
     { name: 'history_tokens', value: Math.ceil(f.historyChars / 4), confidence: 0.8 },
@@ -62,8 +63,9 @@ function requestSignals(request: CanonicalRequest): Signal[] {
 
 /** All signals for a prompt text and, when given, the request it came from. */
 export function extractSignals(input: SignalInput, options: SignalOptions = {}): Signal[] {
-  const signals = textSignals(input.text, options.classifier ?? fallbackClassifier());
-  if (input.request) signals.push(...requestSignals(input.request));
+  const facts = input.request ? requestFacts(input.request) : undefined;
+  const signals = textSignals(input.text, options.classifier ?? fallbackClassifier(), (facts?.tools ?? 0) > 0);
+  if (facts) signals.push(...requestSignals(facts));
   return signals;
 }
 

@@ -69,7 +69,8 @@ export function words(text: string, limit = 1500): string[] {
   return out;
 }
 
-function fnvContinue(h0: number, s: string): number {
+/** FNV-1a continued from `h0` over `s` (so fnv1a(a + b) = fnvContinue(fnv1a(a), b)). */
+export function fnvContinue(h0: number, s: string): number {
   let h = h0;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

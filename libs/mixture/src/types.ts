@@ -1,4 +1,5 @@
 /** Shared types of the Mixture-of-Models router (`rosetta/auto`). */
+import type { DeclaredPrior, QualityBasis } from './model-profiles';
 
 /** One cheap, deterministic observation about a prompt or request. */
 export interface Signal {
@@ -7,6 +8,8 @@ export interface Signal {
   value: number | string | boolean;
   /** 0..1: how much the extractor trusts its own value. */
   confidence: number;
+  /** What the value is made of, when that is worth showing (e.g. the difficulty's cues). */
+  detail?: string;
 }
 
 /** One labelled prompt in the RouterBench shape. */
@@ -24,6 +27,8 @@ export interface Candidate {
   id: string;
   promptPrice?: number;
   completionPrice?: number;
+  /** The operator's declared prior (providers file or admin API), for a model without fitted data. */
+  prior?: DeclaredPrior;
 }
 
 export interface ScoredCandidate {
@@ -32,9 +37,24 @@ export interface ScoredCandidate {
   quality: number;
   /** Expected USD cost of one call for this prompt. */
   costUsd: number;
-  /** quality − λ(knob)·costUsd. */
+  /**
+   * The ranking key. Fitted scoring: quality − λ(knob)·costUsd. Capable scoring: in (0, 1] for a
+   * capable candidate, higher for a cheaper one; quality − 1 (≤ 0) for the others.
+   */
   score: number;
+  /** Where `quality` comes from. */
+  basis: QualityBasis;
+  /** Capable scoring: within the slack of the best quality. */
+  capable?: boolean;
+  /** The figure behind a profile or prior quality. */
+  source?: string;
 }
+
+/**
+ * `fitted`: every candidate has fitted data (λ trade-off, fitted cascades). `capable`: the cheapest
+ * candidate whose expected quality is within the knob's slack of the best one (catalog models).
+ */
+export type Scoring = 'fitted' | 'capable';
 
 export type RouteMode = 'single' | 'cascade';
 
@@ -48,6 +68,11 @@ export interface RouteDecision {
   signals: Signal[];
   candidates: ScoredCandidate[];
   reasons: string[];
+  scoring: Scoring;
+  /** Capable scoring: the quality a candidate needed (best − slack). */
+  threshold?: number;
+  /** Candidates left out: no fitted data, no profile and no declared prior. */
+  excluded?: Array<{ id: string; reason: string }>;
 }
 
 /** A model's answer obtained so far in a cascade. */

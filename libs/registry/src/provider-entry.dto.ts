@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import {
-  IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested,
+  IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateIf, ValidateNested,
 } from 'class-validator';
+import { GatewayError } from '@rosetta/canonical';
 import { UPSTREAM_PROTOCOL_IDS } from '@rosetta/protocols/upstreams';
 
 const PRICE = /^\d+(\.\d+)?(e-?\d+)?$/i;
@@ -14,6 +15,48 @@ export class PricingDto {
   @IsOptional() @Matches(PRICE) input_cache_read?: string;
   @IsOptional() @Matches(PRICE) input_cache_write?: string;
 }
+
+/**
+ * An operator's prior for rosetta/auto (`router_prior`): P(acceptable answer) on a typical prompt
+ * of each category, on the scale of the catalog profiles (libs/mixture/src/profiles.json);
+ * `default` for every category without its own figure. A model with neither fitted data, a
+ * catalog profile nor a prior is left out of rosetta/auto.
+ */
+export class RouterPriorDto {
+  @IsNumber({}, { message: 'router_prior.default must be a number from 0 to 1' }) @Min(0) @Max(1) default!: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) writing?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) roleplay?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) reasoning?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) math?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) coding?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) extraction?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) stem?: number;
+  @IsOptional() @IsNumber() @Min(0) @Max(1) humanities?: number;
+}
+
+/** The keys a router prior may have: `default` and the router's prompt categories. */
+export const ROUTER_PRIOR_KEYS = ['default', 'writing', 'roleplay', 'reasoning', 'math', 'coding', 'extraction', 'stem', 'humanities'] as const;
+
+/** The figures of a validated prior; a key that is not a category is refused, naming it. */
+export function routerPriorQuality(prior: RouterPriorDto, param = 'router_prior'): { default: number } & Record<string, number> {
+  const quality: Record<string, number> = {};
+  for (const [key, value] of Object.entries(prior)) {
+    if (value === undefined) continue;
+    if (!(ROUTER_PRIOR_KEYS as readonly string[]).includes(key)) {
+      throw GatewayError.invalidRequest(`${param}.${key} is not a category; use default or one of ${ROUTER_PRIOR_KEYS.slice(1).join(', ')}`, `${param}.${key}`);
+    }
+    quality[key] = value as number;
+  }
+  return quality as { default: number } & Record<string, number>;
+}
+
+/** `router_prior`: an object sets the model's prior, `null` clears it, absent leaves it as it is. */
+const RouterPriorField = (): PropertyDecorator => (target, key) => {
+  ValidateIf((_, value) => value !== undefined && value !== null)(target, key);
+  IsObject({ message: 'router_prior must be an object such as {"default": 0.7, "coding": 0.8}, or null' })(target, key);
+  ValidateNested()(target, key);
+  Type(() => RouterPriorDto)(target, key);
+};
 
 const KINDS = ['chat', 'embedding'];
 
@@ -38,6 +81,8 @@ export class EndpointEntryDto {
   @IsOptional() @IsBoolean() vision?: boolean;
   @IsOptional() @IsBoolean() reasoning?: boolean;
   @IsOptional() @IsBoolean() disabled?: boolean;
+  /** The model's prior for rosetta/auto (it applies to the model, whichever endpoint declares it). */
+  @RouterPriorField() router_prior?: RouterPriorDto | null;
 }
 
 /** One provider entry of PROVIDERS_FILE, the catalog, or PUT /admin/providers/{slug}. */
@@ -65,6 +110,7 @@ export class ModelEntryDto {
   @IsOptional() @IsString() description?: string;
   @IsOptional() @IsString() created_at?: string;
   @IsOptional() @IsBoolean() distillable?: boolean;
+  @RouterPriorField() router_prior?: RouterPriorDto | null;
   /** `chat` (the default for a new model) or `embedding`; absent on an existing model: unchanged. */
   @IsOptional() @IsIn(KINDS, { message: 'kind must be chat or embedding' }) kind?: 'chat' | 'embedding';
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => EndpointEntryDto) endpoints?: EndpointEntryDto[];

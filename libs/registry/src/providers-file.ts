@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { validateBody } from '@rosetta/platform';
 import { parse as parseYaml } from 'yaml';
-import { ProvidersFileDto } from './provider-entry.dto';
+import { ProvidersFileDto, routerPriorQuality } from './provider-entry.dto';
 
 /**
  * PROVIDERS_FILE: extra upstreams (any OpenAI-compatible server is one entry away), JSON or YAML,
@@ -21,7 +21,11 @@ export function readProvidersFile(path: string): ProvidersFileDto {
     throw new Error(`PROVIDERS_FILE: '${path}' is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
   }
   try {
-    return validateBody(ProvidersFileDto, parsed, 'providers file');
+    const file = validateBody(ProvidersFileDto, parsed, 'providers file');
+    file.providers.forEach((p, i) =>
+      (p.endpoints ?? []).forEach((e, j) => e.router_prior && routerPriorQuality(e.router_prior, `providers[${i}].endpoints[${j}].router_prior`)),
+    );
+    return file;
   } catch (error) {
     throw new Error(`PROVIDERS_FILE: ${(error as Error).message}`);
   }

@@ -42,6 +42,16 @@ export interface EndpointRecord {
   source: RegistrySource;
 }
 
+/**
+ * An operator's prior for rosetta/auto: P(acceptable answer) on a typical prompt, `default` for
+ * every category without its own figure (categories: writing, roleplay, reasoning, math, coding,
+ * extraction, stem, humanities). `source` is where it was declared.
+ */
+export interface RouterPrior {
+  quality: { default: number } & Record<string, number>;
+  source: RegistrySource;
+}
+
 /** What a model does: chat (every dialect's chat routes) or embeddings (`/v1/embeddings`, `:embedContent`). */
 export type ModelKind = 'chat' | 'embedding';
 
@@ -56,6 +66,8 @@ export interface ModelRecord {
   distillable: boolean;
   kind: ModelKind;
   source: RegistrySource;
+  /** The declared prior for rosetta/auto, if any. */
+  routerPrior: RouterPrior | null;
   createdAt: Date;
   updatedAt: Date;
   endpoints: EndpointRecord[];

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GatewayError, type UpstreamProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { ROSETTA_CONFIG, SECRET_BOX, type RosettaConfig, type SecretBox } from '@rosetta/platform';
-import type { EndpointEntryDto, ModelEntryDto, ProviderEntryDto } from './provider-entry.dto';
+import { routerPriorQuality, type EndpointEntryDto, type ModelEntryDto, type ProviderEntryDto, type RouterPriorDto } from './provider-entry.dto';
 import type { RegistrySource } from './registry.entities';
 import { checkEndpointKind } from './endpoint-kind';
 import type { ModelKind } from './registry-records';
@@ -51,6 +51,7 @@ export class RegistryWriterService {
     for (const { name, kind, endpoint } of endpoints) {
       const modelId = await this.repository.ensureModel(name, entry.slug, source, kind);
       await this.repository.upsertEndpoint(modelId, this.toEndpoint(entry.slug, endpoint, kind, source));
+      await this.applyPrior(modelId, endpoint.router_prior, source);
     }
   }
 
@@ -80,8 +81,15 @@ export class RegistryWriterService {
       source,
       createdAt: entry.created_at ? new Date(entry.created_at) : undefined,
     });
+    await this.applyPrior(id, entry.router_prior, source);
     for (const { provider, endpoint } of endpoints) await this.repository.upsertEndpoint(id, this.toEndpoint(provider, endpoint, kind, source));
     return id;
+  }
+
+  /** `router_prior`: an object sets it, null clears it, absent leaves it (unless a higher source owns it). */
+  private async applyPrior(modelId: number, prior: RouterPriorDto | null | undefined, source: RegistrySource): Promise<void> {
+    if (prior === undefined) return;
+    await this.repository.setRouterPrior(modelId, prior === null ? null : routerPriorQuality(prior), source);
   }
 
   async deleteProvider(slug: string): Promise<boolean> {

@@ -27,6 +27,8 @@ export class ModelEntity {
   @Column('boolean') distillable!: boolean;
   @Column('text') kind!: string;
   @Column('text') source!: RegistrySource;
+  @Column({ name: 'router_prior', type: 'jsonb', nullable: true }) routerPrior!: Record<string, number> | null;
+  @Column({ name: 'router_prior_source', type: 'text', nullable: true }) routerPriorSource!: RegistrySource | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
 }

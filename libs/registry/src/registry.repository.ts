@@ -3,7 +3,7 @@ import type { UpstreamProtocolId } from '@rosetta/canonical';
 import { APP_LOGGER, isSealed, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
 import { DataSource } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
-import type { EndpointPricing, EndpointRecord, ModelKind, ModelRecord, ProviderRecord } from './registry-records';
+import type { EndpointPricing, EndpointRecord, ModelKind, ModelRecord, ProviderRecord, RouterPrior } from './registry-records';
 
 export type ProviderUpsert = Omit<ProviderRecord, 'builtin' | 'disabled'> & { builtin?: boolean; disabled?: boolean };
 /** `kind` absent: a new model is a chat model, an existing one keeps its kind. */
@@ -65,6 +65,19 @@ export class RegistryRepository {
     if (rows[0]) return rows[0].id;
     const existing: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [m.name]);
     return existing[0]!.id;
+  }
+
+  /**
+   * Sets (or, with null, clears) a model's declared router prior, unless a source of higher rank
+   * declared the one it has (catalog < file < admin, as for every registry row).
+   */
+  async setRouterPrior(modelId: number, quality: RouterPrior['quality'] | null, source: RegistrySource): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE models SET router_prior = $2::jsonb, router_prior_source = CASE WHEN $2::jsonb IS NULL THEN NULL ELSE $3 END, updated_at = now()
+       WHERE id = $1 AND (CASE COALESCE(router_prior_source, 'catalog') WHEN 'catalog' THEN 0 WHEN 'file' THEN 1 ELSE 2 END)
+         <= (CASE $3 WHEN 'catalog' THEN 0 WHEN 'file' THEN 1 ELSE 2 END)`,
+      [modelId, quality === null ? null : JSON.stringify(quality), source],
+    );
   }
 
   /** Creates a bare model of `kind` for an endpoint that names one the catalog lacks; keeps an existing one. */
@@ -191,6 +204,7 @@ function toModel(m: ModelEntity): Omit<ModelRecord, 'endpoints'> {
   return {
     id: m.id, name: m.name, displayName: m.displayName, author: m.author, description: m.description,
     distillable: m.distillable, kind: toKind(m.kind), source: m.source, createdAt: m.createdAt, updatedAt: m.updatedAt,
+    routerPrior: m.routerPrior && m.routerPriorSource ? { quality: m.routerPrior as RouterPrior['quality'], source: m.routerPriorSource } : null,
   };
 }
 

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { addUsage, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
+import { runCascade, replayAsStream, type CascadeDeps, type CascadeProgress } from './cascade-run';
 import { estimatePromptTokens, type BudgetHold, type TokenReservation } from '@rosetta/limits';
 import { costUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
 import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
 import { ExecutorService } from './executor.service';
-import type { CallContext, ChatStream, CompletionOutcome } from './outcome';
+import type { CallContext, ChatStream, CompletionOutcome, StreamOutcome } from './outcome';
 import { RoutingService } from './routing.service';
 
 /**
@@ -70,45 +71,52 @@ export class ChatService {
     ctx.usage?.planned(request.model, true, plan.route);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
-      const outcome = await this.executor.stream(plan, request, ctx);
+      const cascaded = plan.decision?.mode === 'cascade' ? await this.streamCascade(plan, request, ctx) : undefined;
+      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx));
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
-      return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx }) };
+      const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed };
+      return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, settle) };
     } catch (error) {
       void reservation?.settle(0);
       throw error;
     }
   }
 
-  /**
-   * rosetta/auto's cascade: the plan's models are called in order — the cheap ones first — and
-   * the router accepts as soon as their answers agree (or look sure), escalating otherwise. The
-   * client gets the accepted answer; the ledger is charged for every model activated.
-   */
+  /** rosetta/auto's cascade (cascade-run.ts): the client gets the accepted answer, the ledger every model's cost. */
   private async cascade(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
-    const decision = plan.decision!;
-    const answered = new Map<string, CompletionOutcome>();
-    let usage: Usage | undefined;
-    let cost = 0;
-    for (let step = 0; step <= decision.plan.length; step++) {
-      const next = this.mixture.cascadeStep(request, decision, [...answered].map(([model, o]) => ({ model, text: textOf(o.response) })));
-      const accepted = next.action === 'accept' ? answered.get(next.model) : undefined;
-      const attempts = plan.attempts.filter((a) => a.model === next.model);
-      if (accepted || attempts.length === 0 || answered.has(next.model)) break;
-      const outcome = await this.executor.complete({ ...plan, attempts }, request, ctx);
-      answered.set(next.model, outcome);
-      if (outcome.response.usage) usage = addUsage(usage, outcome.response.usage);
-      cost += costUsd(outcome.response.usage, outcome.meta.pricing);
-      // Noted after every step: a later model that fails must not erase what earlier ones cost.
-      ctx.usage?.cascaded(usage, cost, answered.size);
-    }
-    const final = this.pick(answered, request, decision);
-    return { ...final, meta: { ...final.meta, route: `${plan.route}; activated=${[...answered.keys()].join('>')}` } };
+    const progress = await runCascade(this.cascadeDeps, plan, request, ctx);
+    const final = progress.accepted ?? this.pick(progress.answered, request, plan);
+    return { ...final, meta: { ...final.meta, route: `${plan.route}; activated=${[...progress.answered.keys()].join('>')}` } };
   }
 
-  private pick(answered: Map<string, CompletionOutcome>, request: CanonicalRequest, decision: NonNullable<RoutePlan['decision']>): CompletionOutcome {
-    const step = this.mixture.cascadeStep(request, decision, [...answered].map(([model, o]) => ({ model, text: textOf(o.response) })));
+  private readonly cascadeDeps: CascadeDeps = {
+    step: (request, plan, answered) => this.mixture.cascadeStep(request, plan.decision!, [...answered].map(([model, o]) => ({ model, text: textOf(o.response) }))),
+    complete: (plan, request, ctx) => this.executor.complete(plan, request, ctx),
+  };
+
+  private pick(answered: Map<string, CompletionOutcome>, request: CanonicalRequest, plan: RoutePlan): CompletionOutcome {
+    const step = this.cascadeDeps.step(request, plan, answered);
     return (step.action === 'accept' ? answered.get(step.model) : undefined) ?? [...answered.values()].at(-1)!;
+  }
+
+  /**
+   * A streamed cascade, decided before the first byte: the cheap probes run non-streamed; an
+   * accepted answer is replayed as the stream, otherwise the escalation model streams. The ledger
+   * row and the usage the client sees add the probes to the streamed answer.
+   */
+  private async streamCascade(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<{ outcome: StreamOutcome } & Pick<SettleOptions, 'probes' | 'replayed'>> {
+    const escalation = plan.decision!.plan.at(-1);
+    const probes = await runCascade(this.cascadeDeps, plan, { ...request, stream: false }, ctx, (model) => model === escalation);
+    const activated = (extra: string[]) => `${plan.route}; activated=${[...probes.answered.keys(), ...extra].join('>')}`;
+    const replayed = probes.accepted ?? (probes.next === undefined ? [...probes.answered.values()].at(-1) : undefined);
+    if (replayed) {
+      return { outcome: { events: replayAsStream(replayed.response), meta: { ...replayed.meta, route: activated([]) } }, replayed: true };
+    }
+    // Nothing answered and nothing left to call (no endpoint of the plan's models): stream the plan as routed.
+    const attempts = probes.next === undefined ? plan.attempts : plan.attempts.filter((a) => a.model === probes.next);
+    const outcome = await this.executor.stream({ ...plan, attempts }, request, ctx);
+    return { outcome: { ...outcome, meta: { ...outcome.meta, route: activated([outcome.meta.model]) } }, ...(probes.answered.size > 0 ? { probes } : {}) };
   }
 
   /**
@@ -124,18 +132,31 @@ export class ChatService {
   }
 }
 
+interface SettleOptions {
+  reservation?: TokenReservation;
+  promptTokens: number;
+  draft?: UsageDraft;
+  pricing?: TokenPricing;
+  ctx?: CallContext;
+  /** A streamed cascade that escalated: the probes' usage and cost join the streamed answer's. */
+  probes?: CascadeProgress;
+  /** A streamed cascade answered by a probe: the draft already holds every model's usage and cost. */
+  replayed?: boolean;
+}
+
 /**
  * Settles once the stream is over: to the reported usage, or — when the stream was cut before
  * usage arrived — to the prompt plus an estimate of the output already relayed.
  */
-async function* settleWhenDone(
-  events: AsyncIterable<StreamEvent>,
-  { reservation, promptTokens, draft, pricing, ctx }: { reservation?: TokenReservation; promptTokens: number; draft?: UsageDraft; pricing?: TokenPricing; ctx?: CallContext },
-): AsyncGenerator<StreamEvent> {
+async function* settleWhenDone(events: AsyncIterable<StreamEvent>, options: SettleOptions): AsyncGenerator<StreamEvent> {
+  const { reservation, promptTokens, draft, ctx } = options;
   let usage: number | undefined;
   let outputChars = 0;
   // Reported usage, or the prompt and the output relayed so far: what a cut stream is charged.
-  const fillUsage = (): void => draft?.cutShort(promptTokens, outputChars);
+  const fillUsage = (): void => {
+    if (options.probes && usage === undefined) charge({ inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / 4) }, options);
+    else draft?.cutShort(promptTokens, outputChars);
+  };
   ctx?.beforeRecord?.(fillUsage);
   try {
     for await (const event of events) {
@@ -144,10 +165,10 @@ async function* settleWhenDone(
       if (draft && draft.ttftMs === undefined && event.type !== 'start' && event.type !== 'usage') draft.firstToken();
       if (event.type === 'usage' || (event.type === 'finish' && event.usage)) {
         const reported = event.usage!;
-        usage = totalTokens(reported);
-        draft?.reported(reported);
+        const charged = charge(reported, options);
+        usage = totalTokens(charged.usage);
         // The caller sees what it is charged in the usage it is sent (dialect A's usage.cost).
-        yield { ...event, usage: { ...reported, costUsd: costUsd(reported, pricing) } };
+        yield { ...event, usage: { ...reported, costUsd: charged.costUsd } };
         continue;
       }
       if (event.type === 'error') draft?.failed(event.error.type);
@@ -157,6 +178,18 @@ async function* settleWhenDone(
     fillUsage();
     void reservation?.settle(usage ?? promptTokens + Math.ceil(outputChars / 4));
   }
+}
+
+/** Notes the streamed answer's usage on the ledger draft; returns what the request is charged in all. */
+function charge(reported: Usage, { draft, pricing, probes, replayed }: SettleOptions): { usage: Usage; costUsd: number } {
+  if (replayed) return { usage: draft?.usage ?? reported, costUsd: draft?.costUsd ?? costUsd(reported, pricing) };
+  if (probes) {
+    const all = { usage: addUsage(probes.usage, reported), costUsd: probes.costUsd + costUsd(reported, pricing) };
+    draft?.cascaded(all.usage, all.costUsd, probes.answered.size + 1);
+    return all;
+  }
+  draft?.reported(reported);
+  return { usage: reported, costUsd: costUsd(reported, pricing) };
 }
 
 /** Puts the answer's cost in its usage (dialect A's usage.cost) and its meta (x-rosetta-cost-usd). */

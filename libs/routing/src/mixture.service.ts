@@ -2,10 +2,12 @@ import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common'
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalRequest } from '@rosetta/canonical';
 import {
+  answerKindOf,
   decide,
   decideCascadeStep,
   loadRouterArtefact,
   promptTextOf,
+  qualityBasisOf,
   type Candidate,
   type CascadeResponse,
   type CascadeStep,
@@ -45,10 +47,18 @@ export class MixtureService implements OnModuleInit {
     this.logger.info({ artefact: path, mode: this.artefact.defaults.mode }, 'router: artefact loaded');
   }
 
+  /** Whether rosetta/auto can score a model: fitted data, a catalog profile or a declared prior. */
+  routable(candidate: Candidate): boolean {
+    return qualityBasisOf(candidate, this.artefact) !== null;
+  }
+
   decide(request: CanonicalRequest, candidates: Candidate[], knob: number | undefined): RouteDecision {
-    // Streams and tool turns are answered by one model: a cascade would have to hold them back.
-    const mode = request.stream || request.tools?.length ? 'single' : undefined;
-    return decide({ text: promptTextOf(request), candidates, knob, mode, request }, this.artefact);
+    const text = promptTextOf(request);
+    // docs/decisions/0012: a tool turn is answered by one model (tool calls do not compare, and a
+    // tool loop stays on its model); a stream cascades only on multiple choice, whose short
+    // non-streamed probes settle it before the first byte.
+    const mode = request.tools?.length || (request.stream && answerKindOf(text) !== 'choice') ? 'single' : undefined;
+    return decide({ text, candidates, knob, mode, request }, this.artefact);
   }
 
   cascadeStep(request: CanonicalRequest, decision: RouteDecision, responses: CascadeResponse[]): CascadeStep {
@@ -82,11 +92,16 @@ export function applyAffinity(decision: RouteDecision, sticky: Stickiness): { de
 export function summariseDecision(decision: RouteDecision): string {
   const signal = (name: string) => decision.signals.find((s) => s.name === name);
   const category = signal('category');
+  const difficulty = signal('difficulty');
+  const chosen = decision.candidates.find((c) => c.id === decision.chosen);
   const parts = [
     `model=${decision.chosen}`,
     `mode=${decision.mode}`,
     `knob=${decision.knob.toFixed(2)}`,
     decision.mode === 'cascade' ? `plan=${decision.plan.join('>')}` : undefined,
+    // Where the chosen model's expected quality came from: fitted data, the catalog profile, or an operator's prior.
+    chosen ? `basis=${chosen.basis}` : undefined,
+    difficulty ? `difficulty=${String(difficulty.value)}` : undefined,
     category ? `category=${String(category.value)}(${category.confidence.toFixed(2)})` : undefined,
     decision.reasons[0] ? `reason=${decision.reasons[0]}` : undefined,
   ];

@@ -38,8 +38,8 @@ function endpoint(providerSlug: string, upstreamModel: string, price: number, ex
   };
 }
 
-function model(id: number, name: string, endpoints: EndpointRecord[], kind: ModelRecord['kind'] = 'chat'): ModelRecord {
-  return { id, name, displayName: name, author: 'test', description: '', distillable: false, kind, source: 'admin', createdAt: new Date(0), updatedAt: new Date(0), endpoints };
+function model(id: number, name: string, endpoints: EndpointRecord[], kind: ModelRecord['kind'] = 'chat', routerPrior: ModelRecord['routerPrior'] = null): ModelRecord {
+  return { id, name, displayName: name, author: 'test', description: '', distillable: false, kind, source: 'admin', routerPrior, createdAt: new Date(0), updatedAt: new Date(0), endpoints };
 }
 
 /**
@@ -53,8 +53,8 @@ async function setup({ toolless = false }: { toolless?: boolean } = {}) {
   const embedding = { maxCompletionTokens: 0, supportsTools: false, customDimensions: true, dimensions: 1536 };
   const models = [
     model(1, 'auto', []),
-    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7, tools), endpoint('beta', 'small-b', 2e-7)]),
-    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000, ...tools })]),
+    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7, tools), endpoint('beta', 'small-b', 2e-7)], 'chat', { quality: { default: 0.7 }, source: 'file' }),
+    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000, ...tools })], 'chat', { quality: { default: 0.9, coding: 0.95 }, source: 'admin' }),
     model(4, 'tiny-window', [endpoint('alpha', 'tiny', 1e-8, { contextLength: 100 })]),
     model(5, 'embed', [endpoint('alpha', 'te3s', 2e-8, { ...embedding, contextLength: 8191 }), endpoint('gem', 'ge1', 1.5e-7, { ...embedding, contextLength: 2048 })], 'embedding'),
     model(6, 'embed-fixed', [endpoint('beta', 'ada', 1e-7, { ...embedding, customDimensions: false })], 'embedding'),
@@ -120,6 +120,21 @@ describe('RoutingService', () => {
     expect(() => routing.plan(request('rosetta/small', {}, { models: ['rosetta/large'] }), undefined, { allowed })).toThrow(expect.objectContaining({ param: 'models[0]' }));
     const auto = routing.plan(request('rosetta/auto'), undefined, { allowed });
     expect(new Set(auto.attempts.map((a) => a.model))).toEqual(new Set(['rosetta/small']));
+  });
+
+  it('rosetta/auto scores a model by its declared prior, and leaves out a model with neither prior nor profile, saying why', async () => {
+    const { routing } = await setup();
+    const explained = routing.explain(request('rosetta/auto'));
+    const decision = explained['decision'] as { candidates: Array<{ id: string; basis: string; source: string }> };
+    expect(decision.candidates.map((c) => [c.id, c.basis, c.source]).sort()).toEqual([
+      ['rosetta/large', 'prior', 'prior (admin API) default'],
+      ['rosetta/small', 'prior', 'prior (providers file) default'],
+    ]);
+    expect(explained['filters']).toEqual(expect.arrayContaining([{ model: 'rosetta/tiny-window', eligible: [], excluded_by: 'router_prior' }]));
+    // Alone, the unscored model cannot be routed to: a 503 that says what to declare.
+    expect(() => routing.plan(request('rosetta/auto', {}, { models: ['rosetta/tiny-window'] }))).toThrow(
+      expect.objectContaining({ status: 503, message: expect.stringContaining('declare router_prior') }),
+    );
   });
 
   it('lowers an output cap past what the endpoint can give, per attempt', async () => {

@@ -3,7 +3,7 @@ import { GatewayError, type CanonicalRequest, type EmbeddingRequest } from '@ros
 import { estimatePromptTokens } from '@rosetta/limits';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from '@rosetta/providers';
-import type { RouteDecision } from '@rosetta/mixture';
+import type { Candidate as RouterCandidate, DeclaredPrior, RouteDecision } from '@rosetta/mixture';
 import { ENDPOINT_HEALTH, RegistryService, type EndpointHealthPort, type RegistryModel } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
 import { applyFilters, EMBEDDING_FILTERS, type Candidate, type EndpointFilter, type FilterContext } from './endpoint-filters';
@@ -113,9 +113,14 @@ export class RoutingService {
       isAvailable: (key) => this.health.available(key),
     };
     const pool = primary.isAuto ? this.autoPool(fallbacks, options.allowed) : [primary, ...fallbacks.filter((m) => !m.isAuto && m.id !== primary.id)];
-    const perModel = pool.map((model) => ({ model, ...applyFilters(this.candidates(model), ctx) }));
+    const filtered = pool.map((model) => ({ model, ...applyFilters(this.candidates(model), ctx) }));
+    // rosetta/auto routes only to models it can score: fitted data, a catalog profile or a declared prior.
+    const perModel = primary.isAuto ? filtered.map((m) => (m.kept.length > 0 && !this.mixture.routable(this.candidate(m)) ? { model: m.model, kept: [], emptiedBy: NO_ROUTER_BASIS, before: m.kept } : m)) : filtered;
     const usable = perModel.filter((m) => m.kept.length > 0);
-    if (usable.length === 0) throw this.emptyError(request.model, perModel[0]?.emptiedBy, ctx, perModel[0]?.before ?? []);
+    if (usable.length === 0) {
+      const first = primary.isAuto ? (perModel.find((m) => m.emptiedBy === NO_ROUTER_BASIS) ?? perModel[0]) : perModel[0];
+      throw this.emptyError(request.model, first?.emptiedBy, ctx, first?.before ?? []);
+    }
     const decided = primary.isAuto ? this.mixture.decide(request, usable.map((m) => this.candidate(m)), request.routing.routeKnob ?? options.knob ?? undefined) : undefined;
     const sticky = decided && options.sticky ? applyAffinity(decided, options.sticky) : undefined;
     const decision = sticky?.decision ?? decided;
@@ -128,10 +133,11 @@ export class RoutingService {
     return { plan: { attempts, route, decision, affinity: sticky?.affinity }, perModel };
   }
 
-  /** The router's candidate: a model with the prices of its cheapest eligible endpoint. */
-  private candidate(m: { model: RegistryModel; kept: Candidate[] }) {
+  /** The router's candidate: a model with the prices of its cheapest eligible endpoint, and its declared prior. */
+  private candidate(m: { model: RegistryModel; kept: Candidate[] }): RouterCandidate {
     const cheapest = [...m.kept].sort((a, b) => price(a) - price(b))[0]!;
-    return { id: m.model.id, promptPrice: Number(cheapest.endpoint.pricing.prompt), completionPrice: Number(cheapest.endpoint.pricing.completion) };
+    const prior = m.model.routerPrior ? declaredPrior(m.model.routerPrior) : undefined;
+    return { id: m.model.id, promptPrice: Number(cheapest.endpoint.pricing.prompt), completionPrice: Number(cheapest.endpoint.pricing.completion), ...(prior ? { prior } : {}) };
   }
 
   /** The decision's plan first, then the other eligible models by score, as fallbacks. */
@@ -188,6 +194,26 @@ export class RoutingService {
     return new GatewayError('invalid_request_error', `No endpoint of '${model}' satisfies ${filter.describe(ctx, before)}`, { param: paramOf(filter.name) });
   }
 }
+
+/** Where a declared prior came from, as the decision explains it. */
+const PRIOR_SOURCES = { catalog: 'catalog', file: 'providers file', admin: 'admin API' } as const;
+
+const declaredPriors = new WeakMap<NonNullable<RegistryModel['routerPrior']>, DeclaredPrior>();
+
+/** The router's form of a registry prior, one object per registry snapshot (the router memoises by it). */
+function declaredPrior(prior: NonNullable<RegistryModel['routerPrior']>): DeclaredPrior {
+  let declared = declaredPriors.get(prior);
+  if (!declared) declaredPriors.set(prior, (declared = { quality: prior.quality, source: PRIOR_SOURCES[prior.source] }));
+  return declared;
+}
+
+/** rosetta/auto's own exclusion, shown in POST /v1/route's `filters` like the endpoint filters. */
+const NO_ROUTER_BASIS: EndpointFilter = {
+  name: 'router_prior',
+  unavailable: true,
+  describe: () => 'no fitted data, catalog profile or declared router_prior, so rosetta/auto cannot score it (declare router_prior in the providers file or through PUT /admin/models/{name})',
+  keep: () => false,
+};
 
 export interface PlanOptions {
   /** The key's default rosetta/auto knob. */

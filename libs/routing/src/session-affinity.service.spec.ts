@@ -19,8 +19,9 @@ function decision(chosen: string, quality: Record<string, number>): RouteDecisio
     plan: [chosen],
     knob: 0.5,
     signals: [],
-    candidates: Object.entries(quality).map(([id, q]) => ({ id, quality: q, costUsd: 0.001, score: q })),
+    candidates: Object.entries(quality).map(([id, q]) => ({ id, quality: q, costUsd: 0.001, score: q, basis: 'profile' as const })),
     reasons: ['router reason'],
+    scoring: 'capable',
   };
 }
 

@@ -159,7 +159,7 @@ function paths(): Record<string, Record<string, Operation>> {
       delete: admin('Remove a provider', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('slug', 'Provider slug')] }),
     },
     '/admin/models/{name}': {
-      put: admin('Model metadata (display_name, author, description, distillable)', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('name', 'rosetta/<name>, slash kept')], requestBody: body({ type: 'object' }), 'x-route': 'PUT /admin/models/{name}' }),
+      put: admin('Model metadata (display_name, author, description, distillable) and its rosetta/auto prior (router_prior; null clears it)', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('name', 'rosetta/<name>, slash kept')], requestBody: body({ type: 'object' }), 'x-route': 'PUT /admin/models/{name}' }),
     },
     '/admin/requests/{id}': { get: admin("Support lookup by the gateway's request id or the caller's client_request_id", 'Admin: usage', { '200': json({ type: 'object' }) }, { parameters: [ID] }) },
     '/admin/usage': {

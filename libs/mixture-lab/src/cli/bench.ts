@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * `npm run router:bench -- [--artefact path] [--iterations n]`: decision latency of `decide`
- * (signals + quality model + scoring + cascade plan) on synthetic prompts from 10 to 8k tokens.
- * A benchmark, not a test: prints p50/p99 per prompt size.
+ * (signals + quality model + scoring + cascade plan) on synthetic prompts from 10 to 8k tokens,
+ * for the artefact's fitted models and for the shipped catalog's models (what the gateway decides
+ * among). A benchmark, not a test: prints p50/p99 per prompt size.
  */
 import { performance } from 'node:perf_hooks';
-import { decide, defaultArtefactPath, loadArtefact } from '@rosetta/mixture';
+import { type Candidate, type RouterArtefact, decide, defaultArtefactPath, loadArtefact } from '@rosetta/mixture';
+import { catalogCandidates } from '../sanity';
 import { mulberry32 } from '../rng';
 import { type OptionSpec, flag, has, out, parseArgs, run } from './args';
 
@@ -40,10 +42,17 @@ function main(): void {
   const artefact = loadArtefact(flag(args, 'artefact') ?? defaultArtefactPath());
   const iterations = Number(flag(args, 'iterations') ?? 2000);
   if (!Number.isInteger(iterations) || iterations < 1) throw new Error(`--iterations: a positive integer\n${USAGE}`);
-  const candidates = artefact.models.map((id) => ({ id }));
+  const fitted = artefact.models.map((id) => ({ id }));
+  const catalog = catalogCandidates(undefined, 'catalog');
   // Warm-up: builds the runtime index and lets the JIT compile the hot paths before measuring.
-  for (let i = 0; i < 1000; i++) decide({ text: prompt([10, 100, 500, 2000, 8000][i % 5] as number, 7 + i), candidates }, artefact);
-  out(`decide() latency over ${iterations} distinct prompts per size (${candidates.length} candidates, mode ${artefact.defaults.mode})`);
+  for (let i = 0; i < 1000; i++) decide({ text: prompt([10, 100, 500, 2000, 8000][i % 5] as number, 7 + i), candidates: i % 2 ? fitted : catalog }, artefact);
+  table(`fitted models (${fitted.length}, mode ${artefact.defaults.mode})`, fitted, artefact, iterations);
+  out();
+  table(`catalog models (${catalog.length}, profiles: the cheapest capable one)`, catalog, artefact, iterations);
+}
+
+function table(title: string, candidates: Candidate[], artefact: RouterArtefact, iterations: number): void {
+  out(`decide() latency over ${iterations} distinct prompts per size, ${title}`);
   out('tokens   p50 ms   p99 ms   max ms');
   for (const size of [10, 100, 500, 2000, 8000]) {
     const texts = Array.from({ length: Math.min(iterations, 200) }, (_, i) => prompt(size, size * 1000 + i));
