@@ -13,7 +13,7 @@
 // B->anthropic, C->gemini, A->anthropic, ...), PROFILE_OUT (docs/benchmarks), PROFILE_KEEP=1 keeps
 // the raw .cpuprofile next to the summary (large; not meant to be committed), PROFILE_KEY_RPM and
 // PROFILE_KEY_TPM give the key finite (high) limits so the limiter's Redis path is exercised,
-// PROFILE_KEY=limited|budget uses the bench's key kinds (lib/stack.js setupKey: finite RPM/TPM,
+// PROFILE_KEY=limited|budget uses the bench's key kinds (lib/keys.js setupKey: finite RPM/TPM,
 // plus key and team dollar budgets for `budget`), PROFILE_NODE_ARGS adds node flags for the
 // gateway (e.g. '--max-semi-space-size=64'), PROFILE_TAG is appended to the output file names,
 // PROFILE_BASELINE=<git ref> profiles that commit instead of this checkout (built in a temporary git

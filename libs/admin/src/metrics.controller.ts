@@ -17,7 +17,7 @@ export class MetricsController {
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   @Header('cache-control', 'no-store')
-  render(): string {
+  render(): Promise<string> {
     return this.metrics.render();
   }
 }

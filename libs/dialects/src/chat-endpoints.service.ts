@@ -8,8 +8,8 @@ import type { GatewayHttpRequest, GatewayHttpResponse } from './common/http-type
 import { serveChat } from './common/serve-chat';
 
 /**
- * Chat and token counting for every dialect: the dialect's descriptor decodes (validate, then
- * convert to the canonical request) and encodes; the gateway plans, calls and answers. No
+ * Chat and token counting for every dialect: the dialect's descriptor decodes (checks the body
+ * and converts it to the canonical request, in one pass) and encodes; the gateway plans, calls and answers. No
  * protocol knowledge here.
  */
 @Injectable()
@@ -54,6 +54,6 @@ export class ChatEndpoints {
   }
 
   private input(req: GatewayHttpRequest, path: { model?: string; stream?: boolean }): ChatInput {
-    return { body: req.body, query: req.query, headers: req.headers, requestId: req.id, model: path.model, stream: path.stream, defaultModel: this.autoModel, estimatePromptTokens };
+    return { body: req.body, query: req.query, headers: req.headers, requestId: req.id, model: path.model, stream: path.stream, defaultModel: this.autoModel };
   }
 }

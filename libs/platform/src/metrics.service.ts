@@ -1,140 +1,70 @@
 /**
- * This replica's metrics in the Prometheus text format (`GET /metrics`), without a dependency.
- * Counters and histograms are updated where things happen, with an array lookup and an add;
- * gauges (queue lengths, circuit states, memory) are read only when scraped. Label values are
- * bounded sets — dialects, model ids, provider slugs, statuses — never keys, prompts or URLs.
+ * This replica's metrics in the Prometheus text format (`GET /metrics`), kept by prom-client in a
+ * registry of the service's own, with prom-client's default process, heap, event-loop and GC
+ * metrics beside Rosetta's. Counters and histograms are updated where things happen, at a constant
+ * cost: a counter gathers its increments and hands them to prom-client when scraped, a histogram
+ * counts its buckets itself and the registry writes them out. Gauges (queue lengths, circuit
+ * states) are read only when scraped. Label values are bounded sets — dialects, model ids, provider slugs,
+ * statuses — never keys, prompts or URLs.
  */
-import { readdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter as PromCounter, Gauge as PromGauge, type Histogram as PromHistogram, Registry } from 'prom-client';
+import { BucketedHistogram } from './bucketed-histogram';
+import { labelObject, seriesKey, type LabelObject, type Labels } from './metric-labels';
 
-type Labels = readonly string[];
-
-interface Series {
-  labels: Labels;
-  value: number;
+interface PendingIncrement {
+  labels: LabelObject;
+  by: number;
 }
 
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-}
-
-function labelText(names: Labels, values: Labels, extra = ''): string {
-  const parts = names.map((n, i) => `${n}="${escapeLabel(values[i] ?? '')}"`);
-  if (extra) parts.push(extra);
-  return parts.length === 0 ? '' : `{${parts.join(',')}}`;
-}
-
-function number(value: number): string {
-  if (value === Infinity) return '+Inf';
-  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(12)));
-}
-
-interface Metric {
-  render(out: string[]): void;
-}
-
-export class Counter implements Metric {
-  private readonly series = new Map<string, Series>();
+/**
+ * A prom-client counter fed at scrape time: `inc` adds to this series' pending sum (a map lookup
+ * and an add, as the hand-written counters did), and the counter's `collect` hands each sum to
+ * prom-client before it renders. prom-client hashes a label object and allocates on every one of
+ * its own updates; per request that was most of what the switch to it cost (docs/decisions/0012).
+ */
+export class Counter {
+  private readonly pending = new Map<string, PendingIncrement>();
 
   constructor(
-    readonly name: string,
-    private readonly help: string,
-    private readonly labelNames: Labels = [],
-  ) {}
-
-  inc(labels: Labels = [], by = 1): void {
-    if (!(by > 0)) return;
-    const key = labels.join('\u0001');
-    const s = this.series.get(key);
-    if (s) s.value += by;
-    else this.series.set(key, { labels: [...labels], value: by });
-  }
-
-  /** The current value of one series (0 when never incremented). */
-  value(labels: Labels = []): number {
-    return this.series.get(labels.join('\u0001'))?.value ?? 0;
-  }
-
-  render(out: string[]): void {
-    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`);
-    for (const s of this.series.values()) out.push(`${this.name}${labelText(this.labelNames, s.labels)} ${number(s.value)}`);
-  }
-}
-
-interface HistogramSeries {
-  labels: Labels;
-  counts: number[];
-  sum: number;
-  count: number;
-}
-
-export class Histogram implements Metric {
-  private readonly series = new Map<string, HistogramSeries>();
-
-  constructor(
-    readonly name: string,
-    private readonly help: string,
+    name: string,
+    help: string,
     private readonly labelNames: Labels,
-    private readonly buckets: readonly number[],
-  ) {}
-
-  observe(labels: Labels, value: number): void {
-    if (!Number.isFinite(value)) return;
-    const key = labels.join('\u0001');
-    let s = this.series.get(key);
-    if (!s) {
-      s = { labels: [...labels], counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 };
-      this.series.set(key, s);
-    }
-    const i = this.buckets.findIndex((b) => value <= b);
-    if (i >= 0) s.counts[i] = (s.counts[i] ?? 0) + 1;
-    s.sum += value;
-    s.count++;
+    registry: Registry,
+  ) {
+    const pending = this.pending;
+    new PromCounter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        for (const increment of pending.values()) {
+          if (increment.by === 0) continue;
+          this.inc(increment.labels, increment.by);
+          increment.by = 0;
+        }
+      },
+    });
   }
 
-  render(out: string[]): void {
-    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`);
-    for (const s of this.series.values()) {
-      let cumulative = 0;
-      this.buckets.forEach((b, i) => {
-        cumulative += s.counts[i] ?? 0;
-        out.push(`${this.name}_bucket${labelText(this.labelNames, s.labels, `le="${number(b)}"`)} ${cumulative}`);
-      });
-      out.push(`${this.name}_bucket${labelText(this.labelNames, s.labels, 'le="+Inf"')} ${s.count}`);
-      out.push(`${this.name}_sum${labelText(this.labelNames, s.labels)} ${number(s.sum)}`);
-      out.push(`${this.name}_count${labelText(this.labelNames, s.labels)} ${s.count}`);
-    }
+  /** Adds `by` (counters never go down: zero, negative and non-numbers are ignored). */
+  inc(labels: Labels = [], by = 1): void {
+    if (!(by > 0) || by === Infinity) return;
+    const key = seriesKey(labels);
+    const increment = this.pending.get(key);
+    if (increment) increment.by += by;
+    else this.pending.set(key, { labels: labelObject(this.labelNames, labels), by });
   }
 }
+
+/** Histograms are counted here and rendered by the registry: see BucketedHistogram. */
+export type Histogram = BucketedHistogram;
 
 export interface GaugeSample {
   labels?: Record<string, string>;
   value: number;
-}
-
-class Gauge implements Metric {
-  constructor(
-    private readonly name: string,
-    private readonly help: string,
-    private readonly read: () => GaugeSample[],
-    /** `counter` for a monotonic value read at scrape time (process CPU seconds). */
-    private readonly type: 'gauge' | 'counter' = 'gauge',
-  ) {}
-
-  render(out: string[]): void {
-    let samples: GaugeSample[];
-    try {
-      samples = this.read();
-    } catch {
-      return; // a collector that fails leaves its gauge out of this scrape, not the whole page
-    }
-    out.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`);
-    for (const s of samples) {
-      const names = Object.keys(s.labels ?? {});
-      out.push(`${this.name}${labelText(names, names.map((n) => s.labels?.[n] ?? ''))} ${number(s.value)}`);
-    }
-  }
 }
 
 const LOOP_WINDOW_MS = 60_000;
@@ -144,29 +74,29 @@ export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 @Injectable()
 export class MetricsService {
-  private readonly metrics = new Map<string, Metric>();
-  private readonly started = Date.now();
+  private readonly registry = new Registry();
+  private readonly metrics = new Map<string, Counter | Histogram>();
 
-  /** Event-loop delay, sampled every 20 ms and reported per fixed minute, whoever scrapes. */
+  /**
+   * Event-loop delay, sampled every 20 ms and reported per fixed minute, whoever scrapes.
+   * prom-client's `nodejs_eventloop_lag_*` gauges cover the time since the last scrape instead
+   * (two scrapers of an HA pair each see half of it); this one is the same for every scraper.
+   */
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
   private lastLoopWindow: GaugeSample[] = [];
   private readonly loopWindowTimer: NodeJS.Timeout;
 
   constructor() {
+    collectDefaultMetrics({ register: this.registry });
     this.loopDelay.enable();
     this.loopWindowTimer = setInterval(() => this.closeLoopWindow(), LOOP_WINDOW_MS);
     this.loopWindowTimer.unref();
-    this.gauge('process_resident_memory_bytes', 'Resident memory of this replica.', () => [{ value: process.memoryUsage.rss() }]);
-    this.gauge('nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
-    this.gauge('nodejs_heap_total_bytes', 'V8 heap reserved.', () => [{ value: process.memoryUsage().heapTotal }]);
-    this.gauge('process_uptime_seconds', 'Seconds since this replica started.', () => [{ value: (Date.now() - this.started) / 1000 }]);
-    this.gauge('process_cpu_seconds_total', 'CPU time (user and system) this replica has used.', () => {
-      const { user, system } = process.cpuUsage();
-      return [{ value: (user + system) / 1e6 }];
-    }, 'counter');
-    this.gauge('process_open_fds', 'Open file descriptors (sockets included).', () => [{ value: readdirSync('/proc/self/fd').length }]);
-    this.gauge('nodejs_active_resources', 'Handles and requests keeping the event loop alive (sockets, timers).', () => [{ value: process.getActiveResourcesInfo().length }]);
-    this.gauge('nodejs_eventloop_delay_seconds', 'Event-loop delay over the last full minute: how long ready work waited (p50, p99, max).', () => this.lastLoopWindow);
+    this.gauge(
+      'nodejs_eventloop_delay_seconds',
+      'Event-loop delay over the last full minute: how long ready work waited (p50, p99, max).',
+      () => this.lastLoopWindow,
+      ['quantile'],
+    );
   }
 
   /**
@@ -188,32 +118,52 @@ export class MetricsService {
     this.loopDelay.disable();
   }
 
+  /** Registering a name twice returns the first counter, so modules may share one. */
   counter(name: string, help: string, labelNames: Labels = []): Counter {
-    return this.register(name, () => new Counter(name, help, labelNames));
+    const existing = this.metrics.get(name);
+    if (existing instanceof Counter) return existing;
+    const counter = new Counter(name, help, labelNames, this.registry);
+    this.metrics.set(name, counter);
+    return counter;
   }
 
   histogram(name: string, help: string, labelNames: Labels, buckets: readonly number[] = LATENCY_BUCKETS): Histogram {
-    return this.register(name, () => new Histogram(name, help, labelNames, buckets));
-  }
-
-  /** A value read at scrape time. */
-  gauge(name: string, help: string, read: () => GaugeSample[], type: 'gauge' | 'counter' = 'gauge'): void {
-    this.metrics.set(name, new Gauge(name, help, read, type));
-  }
-
-  /** The exposition text (format 0.0.4). */
-  render(): string {
-    const out: string[] = [];
-    for (const m of this.metrics.values()) m.render(out);
-    return out.join('\n') + '\n';
-  }
-
-  /** Registering a name twice returns the first metric, so modules may share one. */
-  private register<T extends Metric>(name: string, create: () => T): T {
     const existing = this.metrics.get(name);
-    if (existing) return existing as T;
-    const metric = create();
-    this.metrics.set(name, metric);
-    return metric;
+    if (existing instanceof BucketedHistogram) return existing;
+    const histogram = new BucketedHistogram(name, help, labelNames, buckets);
+    // The registry renders any metric through its `get()`; its type names only its own classes.
+    this.registry.registerMetric(histogram as unknown as PromHistogram<string>);
+    this.metrics.set(name, histogram);
+    return histogram;
+  }
+
+  /** A value read at scrape time (a second reader under the same name replaces the first). */
+  gauge(name: string, help: string, read: () => GaugeSample[], labelNames: Labels = []): void {
+    this.registry.removeSingleMetric(name);
+    new PromGauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const sample of read()) {
+          if (sample.labels) this.set(sample.labels, sample.value);
+          else this.set(sample.value);
+        }
+      },
+    });
+  }
+
+  /** The exposition text (format 0.0.4); a metric whose reader fails is left out of this scrape, not the whole page. */
+  async render(): Promise<string> {
+    const names = this.registry.getMetricsAsArray().map((metric) => metric.name);
+    const texts = await Promise.all(names.map((name) => this.registry.getSingleMetricAsString(name).catch(() => '')));
+    return `${texts.filter((text) => text !== '').join('\n\n')}\n`;
+  }
+
+  /** The content type of `render()`'s text. */
+  get contentType(): string {
+    return this.registry.contentType;
   }
 }

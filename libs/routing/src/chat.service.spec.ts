@@ -1,7 +1,7 @@
-import type { CanonicalRequest } from '@rosetta/canonical';
+import { GatewayError, type CanonicalRequest, type StreamEvent } from '@rosetta/canonical';
 import type { ApiKeyRecord } from '@rosetta/auth';
-import type { BudgetHold } from '@rosetta/limits';
-import { UsageDraft, type UsageRecorderService } from '@rosetta/usage';
+import { estimatePromptTokens, type BudgetHold } from '@rosetta/limits';
+import { toUsageRow, UsageDraft, type UsageRecorderService } from '@rosetta/usage';
 import type { Admission, AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { ChatService } from './chat.service';
@@ -67,5 +67,140 @@ describe('ChatService budget holds', () => {
     expect(budget.settled).toEqual([]);
     chat.recordUsage(draft, 499);
     expect(budget.settled).toEqual([0.25]);
+  });
+});
+
+/**
+ * The chat use case end to end with every collaborator a fake that writes to one journal: plan →
+ * reserve → execute → settle → record, in that order, and what each step acquired (the token
+ * reservation, the budget hold) given back whichever step fails. Time is Jest's fake clock.
+ */
+describe('ChatService: plan → reserve → execute → settle → record', () => {
+  const START = 1_800_000_000_000;
+  const PRICING = { prompt: '0.000001', completion: '0.000002' };
+  const USAGE = { inputTokens: 12, outputTokens: 8 };
+  const PLAN = { attempts: [{ model: 'rosetta/m', key: 'acme/m', pricing: PRICING }], route: undefined } as unknown as RoutePlan;
+  const META = { model: 'rosetta/m', provider: 'acme', protocol: 'openai' as const, pricing: PRICING, attempts: 1, warnings: [] };
+  const request = (stream = false): CanonicalRequest => ({ model: 'rosetta/m', messages: [{ role: 'user', content: [{ type: 'text', text: 'Tell me a story about a stone.' }] }], stream, routing: {} });
+
+  beforeEach(() => jest.useFakeTimers({ now: START }));
+  afterEach(() => jest.useRealTimers());
+
+  async function* events(list: StreamEvent[], clientLeavesAfter?: number): AsyncGenerator<StreamEvent> {
+    for (const [i, event] of list.entries()) {
+      if (i === clientLeavesAfter) return;
+      jest.setSystemTime(START + 100 * (i + 1));
+      yield event;
+    }
+  }
+
+  function fakes(fail: { plan?: Error; admit?: Error; execute?: Error } = {}) {
+    const journal: string[] = [];
+    const routing = {
+      isAuto: () => false,
+      plan: (_request: CanonicalRequest, promptTokens: number) => {
+        journal.push(`plan (${promptTokens} prompt tokens)`);
+        if (fail.plan) throw fail.plan;
+        return PLAN;
+      },
+    } as unknown as RoutingService;
+    const reservation = { reserved: 100, state: {}, settle: async (tokens: number) => void journal.push(`settle ${tokens} tokens`) };
+    const budget = { settle: (cost: number) => void journal.push(`settle $${cost.toFixed(6)}`) };
+    const admission = {
+      admit: async () => {
+        journal.push('reserve');
+        if (fail.admit) throw fail.admit;
+        return { tokens: reservation, budget };
+      },
+    } as unknown as AdmissionService;
+    const executor = {
+      complete: async () => {
+        journal.push('execute');
+        if (fail.execute) throw fail.execute;
+        return { response: { id: 'r', model: 'rosetta/m', created: 0, content: [{ type: 'text', text: 'Once…' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: { ...USAGE } }, meta: { ...META } };
+      },
+      stream: async () => {
+        journal.push('execute');
+        if (fail.execute) throw fail.execute;
+        return { events: events(STREAM), meta: { ...META } };
+      },
+    } as unknown as ExecutorService;
+    const recorder = {
+      record: (draft: UsageDraft, status: number) => {
+        const row = toUsageRow(draft, status);
+        journal.push(`record ${status}: ${row.inputTokens}+${row.outputTokens} tokens`);
+        return row;
+      },
+    } as unknown as UsageRecorderService;
+    const mixture = { remember: () => undefined } as unknown as MixtureService;
+    const chat = new ChatService(routing, executor, admission, recorder, mixture);
+    const draft = new UsageDraft({ requestId: 'req_1', dialect: 'openai' });
+    const ctx = { requestId: 'req_1', signal: { aborted: false }, key: { id: 'k' } as ApiKeyRecord, usage: draft } as unknown as CallContext;
+    return { chat, draft, ctx, journal, close: (status: number) => chat.recordUsage(draft, status) };
+  }
+
+  const STREAM: StreamEvent[] = [
+    { type: 'start', id: 'up', model: 'm', created: 0 },
+    { type: 'text-delta', index: 0, text: 'Once upon a time' },
+    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { ...USAGE } },
+  ];
+  const cost = 12 * 0.000001 + 8 * 0.000002;
+  const prompt = estimatePromptTokens(request());
+
+  it('answers, then settles the tokens to the usage and, when the row is recorded, the budget to its cost', async () => {
+    const { chat, ctx, journal, draft, close } = fakes();
+    const outcome = await chat.complete(request(), ctx);
+    expect(outcome.response.usage).toEqual({ ...USAGE, costUsd: cost });
+    expect(outcome.meta.costUsd).toBe(cost);
+    close(200);
+    expect(journal).toEqual([`plan (${prompt} prompt tokens)`, 'reserve', 'execute', 'settle 20 tokens', 'record 200: 12+8 tokens', `settle $${cost.toFixed(6)}`]);
+    expect({ requested: draft.requestedModel, served: draft.servedModel, provider: draft.provider, usage: draft.usage }).toEqual({ requested: 'rosetta/m', served: 'rosetta/m', provider: 'acme', usage: { ...USAGE, costUsd: cost } });
+  });
+
+  it('holds nothing when planning fails', async () => {
+    const { chat, ctx, journal, close } = fakes({ plan: new GatewayError('model_registry_error', "Model 'rosetta/m' not found") });
+    await expect(chat.complete(request(), ctx)).rejects.toMatchObject({ status: 404 });
+    close(404);
+    expect(journal).toEqual([`plan (${prompt} prompt tokens)`, 'record 404: 0+0 tokens']);
+  });
+
+  it('calls no upstream when the reservation is refused', async () => {
+    const { chat, ctx, journal, close } = fakes({ admit: new GatewayError('rate_limit_error', 'Rate limit exceeded: tokens per minute', { retryAfterMs: 1_000 }) });
+    await expect(chat.stream(request(true), ctx)).rejects.toMatchObject({ status: 429 });
+    close(429);
+    expect(journal).toEqual([`plan (${prompt} prompt tokens)`, 'reserve', 'record 429: 0+0 tokens']);
+  });
+
+  it.each([false, true])('gives back the reservation and the hold when the upstream fails (stream: %s)', async (stream) => {
+    const { chat, ctx, journal, close } = fakes({ execute: new GatewayError('upstream_error', 'Upstream service error: boom', { status: 502 }) });
+    await expect(stream ? chat.stream(request(true), ctx) : chat.complete(request(), ctx)).rejects.toMatchObject({ status: 502 });
+    close(502);
+    expect(journal).toEqual([`plan (${prompt} prompt tokens)`, 'reserve', 'execute', 'settle 0 tokens', 'record 502: 0+0 tokens', 'settle $0.000000']);
+  });
+
+  it('streams with the prompt estimate it reserved, settling when the stream ends; time to first token from the clock', async () => {
+    const { chat, ctx, journal, draft, close } = fakes();
+    const outcome = await chat.stream(request(true), ctx);
+    expect(outcome.promptTokens).toBe(prompt);
+    const seen: StreamEvent[] = [];
+    for await (const event of outcome.events) seen.push(event);
+    expect(seen.at(-1)).toEqual({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { ...USAGE, costUsd: cost } });
+    expect(journal.at(-1)).toBe('settle 20 tokens');
+    close(200);
+    expect(journal.slice(-2)).toEqual(['record 200: 12+8 tokens', `settle $${cost.toFixed(6)}`]);
+    expect(draft.ttftMs).toBe(200); // the text delta, 200 ms after the start: the start event is no token
+  });
+
+  it('charges a stream the client cut for the prompt and the output relayed so far', async () => {
+    const { chat, ctx, journal, close } = fakes();
+    const outcome = await chat.stream(request(true), ctx);
+    const iterator = outcome.events[Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    await iterator.return?.(undefined);
+    const relayed = Math.ceil('Once upon a time'.length / 4);
+    expect(journal.at(-1)).toBe(`settle ${prompt + relayed} tokens`);
+    close(200);
+    expect(journal.at(-2)).toBe(`record 200: ${prompt}+${relayed} tokens`);
   });
 });

@@ -7,7 +7,7 @@ import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
 import { ExecutorService } from './executor.service';
-import type { CallContext, CompletionOutcome, StreamOutcome } from './outcome';
+import type { CallContext, ChatStream, CompletionOutcome, StreamOutcome } from './outcome';
 import { RoutingService } from './routing.service';
 
 /**
@@ -64,7 +64,7 @@ export class ChatService {
     }
   }
 
-  async stream(request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
+  async stream(request: CanonicalRequest, ctx: CallContext): Promise<ChatStream> {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
@@ -76,7 +76,7 @@ export class ChatService {
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
       const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed };
-      return { ...outcome, events: settleWhenDone(outcome.events, settle) };
+      return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, settle) };
     } catch (error) {
       void reservation?.settle(0);
       throw error;

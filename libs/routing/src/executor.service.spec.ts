@@ -8,6 +8,7 @@ import { EndpointHealthService } from './health/endpoint-health.service';
 import { LiveEndpointHealth } from './health-port.module';
 import type { RegistryService } from '@rosetta/registry';
 import type { CallContext } from './outcome';
+import { UsageDraft } from '@rosetta/usage';
 
 /** What the fake upstream does for one call, by upstream model. */
 type Behaviour = (call: UpstreamCall) => Promise<StreamEvent[]> | StreamEvent[];
@@ -242,6 +243,82 @@ describe('ExecutorService: silent and truncated upstreams', () => {
     const events = await drain((await executor.stream(plan('a'), request(true), context())).events);
     expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
     expect(breaker.state('acme/a')).toBe('open');
+  });
+});
+
+describe('ExecutorService: retries and fallbacks, on a fake clock', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ now: clock.now });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  const calls = (adapter: FakeAdapter): string[] => adapter.calls.map((c) => c.target.upstreamModel);
+
+  it('retries a 5xx once on the same endpoint after a jittered backoff, then falls back', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.5); // full jitter: half of the 200 ms base
+    const { executor, adapter } = setup({ a: fail500, b: ok }, 5);
+    const pending = executor.complete(plan('a', 'b'), request(), context());
+    await jest.advanceTimersByTimeAsync(99);
+    expect(calls(adapter)).toEqual(['a']);
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(pending).resolves.toMatchObject({ meta: { model: 'rosetta/b', attempts: 3 } });
+    expect(calls(adapter)).toEqual(['a', 'a', 'b']);
+  });
+
+  it("waits out a short retry-after on the same endpoint, and moves on at once past a long one", async () => {
+    let first = true;
+    const busyOnce: Behaviour = () => {
+      if (!first) return ANSWER;
+      first = false;
+      throw upstreamHttpError(429, 'slow down', { retryAfterMs: 1_500 });
+    };
+    const short = setup({ a: busyOnce, b: ok }, 5);
+    const pending = short.executor.complete(plan('a', 'b'), request(), context());
+    await jest.advanceTimersByTimeAsync(1_499);
+    expect(calls(short.adapter)).toEqual(['a']);
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(pending).resolves.toMatchObject({ meta: { model: 'rosetta/a', attempts: 2 } });
+
+    const long = setup({ a: () => Promise.reject(upstreamHttpError(429, 'come back tomorrow', { retryAfterMs: 60_000 })), b: ok }, 5);
+    await expect(long.executor.complete(plan('a', 'b'), request(), context())).resolves.toMatchObject({ meta: { model: 'rosetta/b' } });
+    expect(calls(long.adapter)).toEqual(['a', 'b']);
+  });
+
+  it('ends at once, with no further attempt and no timer left, when the client leaves during a backoff', async () => {
+    const { executor, adapter } = setup({ a: () => Promise.reject(upstreamHttpError(503, 'busy', { retryAfterMs: 2_000 })), b: ok }, 5);
+    const client = new AbortLine();
+    const pending = executor.complete(plan('a', 'b'), request(), context(client));
+    const outcome = expect(pending).rejects.toBeInstanceOf(ClientAbortedError);
+    await jest.advanceTimersByTimeAsync(500);
+    client.abort();
+    await outcome;
+    expect(calls(adapter)).toEqual(['a']);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('does not retry, count or fall back from a refusal of the request itself (a 4xx)', async () => {
+    const { executor, adapter, breaker } = setup({ a: () => Promise.reject(upstreamHttpError(400, 'max_tokens is too large')), b: ok });
+    await expect(executor.complete(plan('a', 'b'), request(), context())).rejects.toMatchObject({ status: 400, message: 'Upstream service error: max_tokens is too large' });
+    expect(calls(adapter)).toEqual(['a']);
+    expect(breaker.info('acme/a').consecutiveFailures).toBe(0);
+  });
+
+  it('answers the last failure when every endpoint fails, each attempt noted on the ledger draft', async () => {
+    const { executor } = setup({ a: fail500, b: fail500 });
+    const usage = new UsageDraft({ requestId: 'req_test', dialect: 'openai' });
+    await expect(executor.complete(plan('a', 'b'), request(), { ...context(), usage })).rejects.toMatchObject({ status: 502, message: 'Upstream service error: boom' });
+    expect({ attempts: usage.attempts, provider: usage.provider }).toEqual({ attempts: 2, provider: 'acme' });
+  });
+
+  it('is 503 without calling anyone when every circuit is open', async () => {
+    const { executor, adapter, breaker } = setup({ a: ok, b: ok });
+    breaker.record('acme/a', true, clock.now);
+    breaker.record('acme/b', true, clock.now);
+    await expect(executor.complete(plan('a', 'b'), request(), context())).rejects.toMatchObject({ status: 503, type: 'overloaded_error' });
+    expect(calls(adapter)).toEqual([]);
   });
 });
 

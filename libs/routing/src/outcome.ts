@@ -36,6 +36,12 @@ export interface StreamOutcome {
   meta: ServedMeta;
 }
 
+/** A stream as the chat use case answers it, with the prompt's token estimate (made once per request). */
+export interface ChatStream extends StreamOutcome {
+  /** What was reserved and routed on; dialects whose streams announce the prompt's size up front show it. */
+  promptTokens: number;
+}
+
 export interface CallContext {
   requestId: string;
   /** Aborted when the client disconnects. */

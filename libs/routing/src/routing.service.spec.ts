@@ -42,15 +42,19 @@ function model(id: number, name: string, endpoints: EndpointRecord[], kind: Mode
   return { id, name, displayName: name, author: 'test', description: '', distillable: false, kind, source: 'admin', routerPrior, createdAt: new Date(0), updatedAt: new Date(0), endpoints };
 }
 
-/** A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real router. */
-async function setup() {
+/**
+ * A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real
+ * router. `toolless`: alpha's and gamma's endpoints take no tools.
+ */
+async function setup({ toolless = false }: { toolless?: boolean } = {}) {
   const config = loadConfig({});
   const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic'), provider('gem', 'gemini')];
+  const tools = { supportsTools: !toolless };
   const embedding = { maxCompletionTokens: 0, supportsTools: false, customDimensions: true, dimensions: 1536 };
   const models = [
     model(1, 'auto', []),
-    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7), endpoint('beta', 'small-b', 2e-7)], 'chat', { quality: { default: 0.7 }, source: 'file' }),
-    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000 })], 'chat', { quality: { default: 0.9, coding: 0.95 }, source: 'admin' }),
+    model(2, 'small', [endpoint('alpha', 'small-a', 1e-7, tools), endpoint('beta', 'small-b', 2e-7)], 'chat', { quality: { default: 0.7 }, source: 'file' }),
+    model(3, 'large', [endpoint('gamma', 'large-g', 3e-6, { contextLength: 200_000, maxCompletionTokens: 8_000, ...tools })], 'chat', { quality: { default: 0.9, coding: 0.95 }, source: 'admin' }),
     model(4, 'tiny-window', [endpoint('alpha', 'tiny', 1e-8, { contextLength: 100 })]),
     model(5, 'embed', [endpoint('alpha', 'te3s', 2e-8, { ...embedding, contextLength: 8191 }), endpoint('gem', 'ge1', 1.5e-7, { ...embedding, contextLength: 2048 })], 'embedding'),
     model(6, 'embed-fixed', [endpoint('beta', 'ada', 1e-7, { ...embedding, customDimensions: false })], 'embedding'),
@@ -137,6 +141,41 @@ describe('RoutingService', () => {
     const { routing } = await setup();
     const plan = routing.plan(request('rosetta/small', { maxOutputTokens: 5_000 }, { models: ['rosetta/large'] }));
     expect(plan.attempts.map((a) => a.target.outputTokenCap)).toEqual([2_000, 2_000, undefined]);
+  });
+
+  it('refuses a model outside the namespace (400) and an unknown one (404), naming the field', async () => {
+    const { routing } = await setup();
+    expect(() => routing.plan(request('gpt-4o'))).toThrow(
+      expect.objectContaining({ status: 400, param: 'model', message: "invalid model 'gpt-4o': only rosetta/* models are supported" }),
+    );
+    expect(() => routing.plan(request('rosetta/small', {}, { models: ['rosetta/nope'] }))).toThrow(
+      expect.objectContaining({ status: 404, type: 'model_registry_error', param: 'models[0]', message: "Model 'rosetta/nope' not found" }),
+    );
+  });
+
+  it('sorts by price, cheapest first, and drops ignored providers', async () => {
+    const { routing } = await setup();
+    expect(route(routing.plan(request('rosetta/small', {}, { sort: 'price' })).attempts)).toEqual(['rosetta/small@alpha', 'rosetta/small@beta']);
+    expect(route(routing.plan(request('rosetta/small', {}, { ignore: ['alpha'] })).attempts)).toEqual(['rosetta/small@beta']);
+  });
+
+  it('keeps only the listed providers without fallbacks, and is 503 when none of them is available', async () => {
+    const { routing, breaker } = await setup();
+    const prefs = { order: ['beta'], allowFallbacks: false };
+    expect(route(routing.plan(request('rosetta/small', {}, prefs)).attempts)).toEqual(['rosetta/small@beta']);
+    breaker.record('beta/small-b', true, clock.now);
+    expect(() => routing.plan(request('rosetta/small', {}, prefs))).toThrow(
+      expect.objectContaining({ status: 503, message: "No available provider for 'rosetta/small': none of the providers in provider_order is available and allow_fallbacks is false" }),
+    );
+  });
+
+  it('routes a request with tools only to endpoints that take tools, naming tools when none does', async () => {
+    const { routing } = await setup({ toolless: true });
+    const tools = { tools: [{ name: 'lookup', parameters: { type: 'object' } }] };
+    expect(route(routing.plan(request('rosetta/small', tools)).attempts)).toEqual(['rosetta/small@beta']);
+    expect(() => routing.plan(request('rosetta/large', tools))).toThrow(
+      expect.objectContaining({ status: 400, param: 'tools', message: "No endpoint of 'rosetta/large' satisfies tool support (the request has tools)" }),
+    );
   });
 
   describe('embedding models', () => {

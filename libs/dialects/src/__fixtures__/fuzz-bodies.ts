@@ -163,7 +163,7 @@ export type Mutation =
 function mutationOver(vocabulary: readonly string[]): fc.Arbitrary<Mutation> {
   const hostile = hostileOver(vocabulary);
   return fc.oneof(
-    // Same type, hostile content: what gets past validation into the converters.
+    // Same type, hostile content: what gets past the type checks into the conversion.
     { weight: 4, arbitrary: fc.record({ op: fc.constant('perturb' as const), at: fc.nat(), text: oddString, number: fc.oneof(edgeNumber, fc.double({ noNaN: true })) }) },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('replace' as const), at: fc.nat(), with: hostile }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom(...vocabulary), fc.string({ maxLength: 8 })), with: hostile }) },

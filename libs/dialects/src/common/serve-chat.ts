@@ -28,5 +28,5 @@ export async function serveChat(chat: ChatService, req: GatewayHttpRequest, res:
   }
   const outcome = await chat.stream(request, ctx);
   writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
-  await writeEventStream(res, ctx.trace ? ctx.trace.outputStream(outcome.events) : outcome.events, exchange.streamFraming(outcome.meta.model));
+  await writeEventStream(res, ctx.trace ? ctx.trace.outputStream(outcome.events) : outcome.events, exchange.streamFraming(outcome.meta.model, outcome.promptTokens));
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiKeyRecord, KeyCacheService } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
+import { ClientAbortedError } from '@rosetta/routing';
 import type { LimitState, RateLimitService } from '@rosetta/limits';
 import { TracingService, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import type { DataPlaneHandlers, Handler } from './data-plane-handlers.service';
@@ -43,12 +44,21 @@ describe('matchDataPlaneRoute', () => {
 const KEY = { id: 'k1', name: 'test', plan: 'pro', teamId: null, models: null } as unknown as ApiKeyRecord;
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined, isLevelEnabled: () => false } as unknown as AppLogger;
 
+interface FakeOptions {
+  rpmRefused?: boolean;
+  /** A stage that fails on its own (the key store or the limiter unreachable, say). */
+  broken?: 'key' | 'limits';
+  handlers?: Partial<Record<HandlerName, Handler>>;
+}
+
 /** A data plane with fakes for the key cache, the limiter and the handlers, on a loopback server. */
-async function dataPlane(options: { rpmRefused?: boolean; handlers?: Partial<Record<HandlerName, Handler>> } = {}) {
+async function dataPlane(options: FakeOptions = {}) {
   const stages: string[] = [];
+  const errors: unknown[] = [];
   const keys = {
     check: async (presented: string) => {
       stages.push('key');
+      if (options.broken === 'key') throw new Error('connect ECONNREFUSED 10.0.0.5:5432 (password=hunter2)');
       return presented === 'good' ? { ok: true, key: KEY } : { ok: false, reason: 'invalid' };
     },
   } as unknown as KeyCacheService;
@@ -56,6 +66,7 @@ async function dataPlane(options: { rpmRefused?: boolean; handlers?: Partial<Rec
   const limits = {
     checkRequest: async (key: ApiKeyRecord): Promise<LimitState> => {
       stages.push('limits');
+      if (options.broken === 'limits') throw new TypeError("Cannot read properties of undefined (reading 'evalsha')");
       if (options.rpmRefused) throw new GatewayError('rate_limit_error', 'Rate limit exceeded: 10 requests per minute', { retryAfterMs: 1_000 });
       return { plan: key.plan, requests };
     },
@@ -67,7 +78,8 @@ async function dataPlane(options: { rpmRefused?: boolean; handlers?: Partial<Rec
   };
   const byName = Object.fromEntries(DATA_PLANE_ROUTES.map((r) => [r.handler, options.handlers?.[r.handler] ?? handler]));
   const config = { bodyLimitBytes: 1_000 } as RosettaConfig;
-  const plane = new DataPlane({ byName } as unknown as DataPlaneHandlers, keys, limits, logger, config, TracingService.off());
+  const log = { ...logger, error: (entry: unknown) => void errors.push(entry) } as unknown as AppLogger;
+  const plane = new DataPlane({ byName } as unknown as DataPlaneHandlers, keys, limits, log, config, TracingService.off());
   const server: Server = createServer((req, res) => {
     if (!plane.handle(req, res)) {
       stages.push('nest');
@@ -77,7 +89,7 @@ async function dataPlane(options: { rpmRefused?: boolean; handlers?: Partial<Rec
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { stages, base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { stages, errors, base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe('DataPlane (the stage chain)', () => {
@@ -149,4 +161,80 @@ describe('DataPlane (the stage chain)', () => {
       await plane.close();
     }
   });
+});
+
+describe('DataPlane: each stage failing on its own', () => {
+  /** Runs `check` against a fresh data plane, closing it whatever happens. */
+  async function withPlane(options: FakeOptions, check: (plane: Awaited<ReturnType<typeof dataPlane>>) => Promise<void>): Promise<void> {
+    const plane = await dataPlane(options);
+    try {
+      await check(plane);
+    } finally {
+      await plane.close();
+    }
+  }
+
+  it('refuses a request with no key in its dialect before the key store is asked', () =>
+    withPlane({}, async (plane) => {
+      const res = await fetch(`${plane.base}/v1/chat/completions`, { method: 'POST', body: '{}' });
+      const body = await res.json();
+      expect({ status: res.status, body }).toEqual({
+        status: 401,
+        body: { error: { type: 'authentication_error', message: expect.stringMatching(/API key/), code: null, param: null }, request_id: res.headers.get('x-request-id') },
+      });
+      expect(plane.stages).toEqual([]);
+    }));
+
+  it('refuses a body over the limit with 413 before the key is looked at', () =>
+    withPlane({}, async (plane) => {
+      const res = await fetch(`${plane.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: JSON.stringify({ text: 'x'.repeat(2_000) }) });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
+      expect(plane.stages).toEqual([]);
+    }));
+
+  it.each(['key', 'limits'] as const)('answers a %s stage that breaks as a plain 500 in the dialect, logged, nothing of the cause shown', (broken) =>
+    withPlane({ broken }, async (plane) => {
+      const res = await fetch(`${plane.base}/v1beta/models/rosetta/m:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': 'good' }, body: '{}' });
+      const text = await res.text();
+      expect({ status: res.status, body: JSON.parse(text) }).toEqual({
+        status: 500,
+        body: { error: { code: 500, message: 'Internal server error', status: 'INTERNAL', type: 'api_error' }, request_id: res.headers.get('x-request-id') },
+      });
+      expect(text).not.toMatch(/ECONNREFUSED|hunter2|evalsha|at /);
+      expect(plane.stages).toEqual(broken === 'key' ? ['key'] : ['key', 'limits']);
+      expect(plane.errors).toEqual([expect.objectContaining({ requestId: res.headers.get('x-request-id') })]);
+    }));
+
+  it("keeps the caller's x-request-id only as x-client-request-id: the gateway's own id is the request's", () =>
+    withPlane({}, async (plane) => {
+      const res = await fetch(`${plane.base}/v1/key`, { headers: { authorization: 'Bearer good', 'x-request-id': 'mine-123' } });
+      expect(res.headers.get('x-client-request-id')).toBe('mine-123');
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(res.headers.get('x-request-id')).not.toContain('mine-123');
+    }));
+
+  it('sends nothing more for a handler that wrote its own answer, and nothing at all for a client gone', () =>
+    withPlane(
+      {
+        handlers: {
+          chat: (_req, res) => {
+            res.statusCode = 200;
+            res.setHeader('content-type', 'text/event-stream');
+            res.end('data: [DONE]\n\n');
+            return undefined;
+          },
+          count_tokens: () => {
+            throw new ClientAbortedError();
+          },
+        },
+      },
+      async (plane) => {
+        const streamed = await fetch(`${plane.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{}' });
+        expect(await streamed.text()).toBe('data: [DONE]\n\n');
+        const gone = await fetch(`${plane.base}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: '{}' });
+        expect({ status: gone.status, body: await gone.text() }).toEqual({ status: 200, body: '' });
+        expect(plane.errors).toEqual([]);
+      },
+    ));
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { GatewayError, type CanonicalRequest } from '@rosetta/canonical';
-import { checkRoutingFields, requireObjectBody, type ClientDialect } from '@rosetta/protocols/common';
+import type { CanonicalRequest } from '@rosetta/canonical';
+import { invalidField, requireObjectBody, requireString, type ClientDialect } from '@rosetta/protocols/common';
 import { DIALECTS } from '@rosetta/protocols/dialects';
 import { MixtureService, RoutingService } from '@rosetta/routing';
 import type { GatewayHttpRequest } from '../common/http-types';
@@ -21,9 +21,8 @@ export class RouteEndpoint {
   async explain(req: GatewayHttpRequest): Promise<Record<string, unknown>> {
     const named = req.query['dialect'];
     const body = requireObjectBody(req.body);
-    checkRoutingFields(body);
     const dialect = named === undefined ? guessDialect(body, req) : DIALECTS.find((d) => d.id === String(named));
-    if (!dialect) throw GatewayError.invalidRequest(`dialect must be one of ${DIALECTS.map((d) => d.id).join(', ')}`, 'dialect');
+    if (!dialect) throw invalidField('dialect', `must be one of ${DIALECTS.map((d) => d.id).join(', ')}`);
     const request = decode(dialect, body, req);
     // Session affinity is looked up (shown) but not refreshed: explaining is not serving.
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, req.apiKey) : undefined;
@@ -36,8 +35,8 @@ function guessDialect(body: Record<string, unknown>, req: GatewayHttpRequest): C
 }
 
 function decode(dialect: ClientDialect, body: Record<string, unknown>, req: GatewayHttpRequest): CanonicalRequest {
-  const model = body['model'];
-  if (typeof model !== 'string') throw GatewayError.invalidRequest('model is required', 'model');
+  // Named in the body whatever the dialect (a Gemini body's model is in its path elsewhere).
+  const model = requireString(body, 'model');
   if (dialect.decodeForRouting) return dialect.decodeForRouting(body, model);
-  return dialect.decodeChat({ body, query: {}, headers: req.headers, requestId: req.id, model, defaultModel: model, estimatePromptTokens: () => 0 }).request;
+  return dialect.decodeChat({ body, query: {}, headers: req.headers, requestId: req.id, model, defaultModel: model }).request;
 }

@@ -1,7 +1,6 @@
 import { headerOf, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { renderAnthropicMessagesError } from './anthropic-messages-error';
 import { AnthropicMessagesStreamEncoder } from './anthropic-messages-stream-encoder';
-import { validateAnthropicCountTokensRequest, validateAnthropicMessagesRequest } from './anthropic-messages.validate';
 import { convertAnthropicMessagesRequest } from './convert-anthropic-messages-request';
 import { convertToAnthropicMessagesResponse } from './convert-to-anthropic-messages-response';
 
@@ -25,8 +24,7 @@ export const anthropicMessagesDialect: ClientDialect = {
   credential: {},
   renderError: renderAnthropicMessagesError,
   decodeChat(input) {
-    const body = validateAnthropicMessagesRequest(withDefaultModel(input.body, input.defaultModel));
-    const { value: request, warnings } = convertAnthropicMessagesRequest({ body });
+    const { value: request, warnings } = convertAnthropicMessagesRequest({ body: withDefaultModel(input.body, input.defaultModel) });
     // Both headers reach Anthropic upstreams (the upstream descriptor forwards them).
     const forwarded: Record<string, string> = { 'anthropic-version': headerOf(input, 'anthropic-version') ?? DEFAULT_VERSION };
     const beta = headerOf(input, 'anthropic-beta');
@@ -37,17 +35,17 @@ export const anthropicMessagesDialect: ClientDialect = {
       warnings,
       headers: { 'request-id': input.requestId },
       encodeResponse: (response) => convertToAnthropicMessagesResponse({ response }),
-      streamFraming: (model) => {
-        const encoder = new AnthropicMessagesStreamEncoder({ id: `msg_${input.requestId.replace(/^req_/, '')}`, model, inputTokensHint: input.estimatePromptTokens(request) });
+      streamFraming: (model, promptTokens) => {
+        const encoder = new AnthropicMessagesStreamEncoder({ id: `msg_${input.requestId.replace(/^req_/, '')}`, model, inputTokensHint: promptTokens });
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
       },
     };
   },
-  decodeForRouting: (body) => convertAnthropicMessagesRequest({ body: { max_tokens: 1024, ...body } }).value,
+  // Explaining a route needs no output cap: without one, a typical 1,024 is assumed.
+  decodeForRouting: (body) => convertAnthropicMessagesRequest({ body: { max_tokens: 1024, ...body }, countTokens: true }).value,
   recognises: (_body, headers) => headers['anthropic-version'] !== undefined,
   decodeCountTokens(input) {
-    const body = { max_tokens: 1, ...validateAnthropicCountTokensRequest(input.body) };
-    const { value: request } = convertAnthropicMessagesRequest({ body });
+    const { value: request } = convertAnthropicMessagesRequest({ body: input.body, countTokens: true });
     return { request, encode: (tokens) => ({ input_tokens: tokens }) };
   },
 };

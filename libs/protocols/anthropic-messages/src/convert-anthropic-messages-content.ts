@@ -2,18 +2,21 @@
  * Content blocks of dialect-B requests: text, images and documents, wherever they appear (user
  * turns, system, tool results). Every failure names the block's path.
  */
-import {
+import type {
   GatewayError,
-  type CacheHint,
-  type DocumentPart,
-  type ImagePart,
-  type MediaSource,
-  type TextPart,
-  type TranslationWarning,
+  CacheHint,
+  DocumentPart,
+  ImagePart,
+  MediaSource,
+  TextPart,
+  TranslationWarning,
 } from '@rosetta/canonical';
 import {
   compact,
   fieldPath,
+  invalidField,
+  isAbsent,
+  isRecord,
   optionalString,
   requireRecord,
   requireString,
@@ -22,11 +25,28 @@ import {
   type JsonObject,
 } from '@rosetta/protocols/common';
 
-export function requireArray(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value)) {
-    throw GatewayError.invalidRequest(`Invalid type for '${path}': expected a string or an array.`, path);
-  }
+/** What a message's `content` may be, for the message of one that is neither. */
+export const CONTENT_SHAPE = 'must be a string or an array of content blocks, each with a type';
+
+/** A content that is not a string must be an array (blocks nested in a block are named by their own path). */
+export function requireArray(value: unknown, path: string, shape = 'must be a string or an array'): unknown[] {
+  if (!Array.isArray(value)) throw invalidField(path, shape);
   return value;
+}
+
+/**
+ * A block of a message's (or the system prompt's) top-level content, with its type: a block that is
+ * not an object with a string `type` makes the whole content wrong (`shape` says what it should be).
+ */
+export function typedBlock(raw: unknown, contentPath: string, shape: string): { block: JsonObject; type: string } {
+  if (!isRecord(raw) || typeof raw['type'] !== 'string') throw invalidField(contentPath, shape);
+  return { block: raw, type: raw['type'] };
+}
+
+/** A block nested inside another (a tool result's content, a document's): named by its own path. */
+export function nestedBlock(raw: unknown, path: string): { block: JsonObject; type: string } {
+  const block = requireRecord(raw, path);
+  return { block, type: requireString(block, 'type', path) };
 }
 
 export function unsupportedBlock(type: string, path: string): GatewayError {
@@ -36,9 +56,9 @@ export function unsupportedBlock(type: string, path: string): GatewayError {
 /** `cache_control` → the canonical cache hint; the TTL is kept for upstreams that honour it. */
 export function cacheHint(block: JsonObject, path: string): CacheHint | undefined {
   const control = block['cache_control'];
-  if (control === undefined || control === null) return undefined;
-  const record = requireRecord(control, fieldPath(path, 'cache_control'));
+  if (isAbsent(control)) return undefined;
   const parent = fieldPath(path, 'cache_control');
+  const record = requireRecord(control, parent);
   return compact({ type: requireString(record, 'type', parent), ttl: optionalString(record, 'ttl', parent) });
 }
 
@@ -46,13 +66,12 @@ export function convertTextBlock(block: JsonObject, path: string): TextPart {
   return compact({ type: 'text', text: requireString(block, 'text', path), cache: cacheHint(block, path) });
 }
 
-/** `system`: a string or text blocks. */
-export function convertAnthropicMessagesTextContent({ content, path }: { content: unknown; path: string }): TextPart[] {
+/** `system` (and a system message's content): a string or text blocks. */
+export function convertAnthropicMessagesTextContent({ content, path, shape }: { content: unknown; path: string; shape: string }): TextPart[] {
   if (isString(content)) return [{ type: 'text', text: content }];
-  return requireArray(content, path).map((raw, i) => {
+  return requireArray(content, path, shape).map((raw, i) => {
     const blockPath = `${path}[${i}]`;
-    const block = requireRecord(raw, blockPath);
-    const type = requireString(block, 'type', blockPath);
+    const { block, type } = typedBlock(raw, path, shape);
     if (type !== 'text') throw unsupportedBlock(type, blockPath);
     return convertTextBlock(block, blockPath);
   });
@@ -110,8 +129,7 @@ function contentSourceText(content: unknown, path: string, warnings: Translation
   const texts: string[] = [];
   for (const [i, raw] of requireArray(content, contentPath).entries()) {
     const blockPath = `${contentPath}[${i}]`;
-    const block = requireRecord(raw, blockPath);
-    const type = requireString(block, 'type', blockPath);
+    const { block, type } = nestedBlock(raw, blockPath);
     if (type === 'text') texts.push(requireString(block, 'text', blockPath));
     else if (type === 'image') warnings.push({ feature: blockPath, message: `An image inside a document's content has no equivalent upstream; dropped.` });
     else throw unsupportedBlock(type, blockPath);

@@ -1,41 +1,45 @@
 /**
- * Dialect-B `messages` → canonical messages. A user turn's `tool_result` blocks become a canonical
+ * Dialect-B `messages` → canonical messages, each field checked as it is read. A user turn's `tool_result` blocks become a canonical
  * tool message placed before a user message with the turn's other blocks (the order every dialect
  * needs: results answer the previous assistant turn). Each result gets back the name of the tool it
  * answers, from the `tool_use` that called it. A tool call's foreign signature, carried in an empty
  * thinking block before it, goes back onto the call.
  */
-import {
-  GatewayError,
-  type AssistantContentPart,
-  type Converted,
-  type Message,
-  type ProviderSignature,
-  type ToolResultContent,
-  type ToolResultPart,
-  type TranslationWarning,
-  type UserContentPart,
+import type {
+  AssistantContentPart,
+  Converted,
+  Message,
+  ProviderSignature,
+  ToolResultContent,
+  ToolResultPart,
+  TranslationWarning,
+  UserContentPart,
 } from '@rosetta/canonical';
 import {
   compact,
   fieldPath,
-  optionalBoolean,
-  optionalString,
-  requireRecord,
-  requireString,
-  unsupported,
-  unwrapSignature,
+  invalidField,
+  isAbsent,
   isRecord,
   isString,
+  optionalBoolean,
+  optionalString,
+  requireEnum,
+  requireList,
+  requireString,
+  unwrapSignature,
   type JsonObject,
 } from '@rosetta/protocols/common';
 import {
   cacheHint,
+  CONTENT_SHAPE,
   convertAnthropicMessagesTextContent,
   convertDocumentBlock,
   convertImageBlock,
   convertTextBlock,
+  nestedBlock,
   requireArray,
+  typedBlock,
   unsupportedBlock,
 } from './convert-anthropic-messages-content';
 import { callSignatureCarriedBy } from './anthropic-messages-call-signature';
@@ -45,26 +49,24 @@ interface Context {
   warnings: TranslationWarning[];
 }
 
+/** `system` inside the conversation: Anthropic's mid-conversation-system beta, which Claude Code uses. */
+const ROLES = ['user', 'assistant', 'system'] as const;
+
 export function convertAnthropicMessagesMessages({ messages }: { messages: unknown }): Converted<Message[]> {
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw GatewayError.invalidRequest("'messages' must be a non-empty array.", 'messages');
-  }
   const context: Context = { toolNames: new Map(), warnings: [] };
-  const converted = messages.flatMap((raw, i): Message[] => {
+  const converted = requireList(messages, 'messages', 1).flatMap((raw, i): Message[] => {
     const path = `messages[${i}]`;
-    const message = requireRecord(raw, path);
-    const role = requireString(message, 'role', path);
+    if (!isRecord(raw)) throw invalidField(path, 'must be an object');
+    const role = requireEnum(raw, 'role', ROLES, path, "must be 'user', 'assistant' or 'system'");
     const contentPath = fieldPath(path, 'content');
     switch (role) {
       case 'user':
-        return convertUserTurn(message['content'], contentPath, context);
+        return convertUserTurn(raw['content'], contentPath, context);
       case 'assistant':
-        return [{ role: 'assistant', content: convertAssistantContent(message['content'], contentPath, context) }];
+        return [{ role: 'assistant', content: convertAssistantContent(raw['content'], contentPath, context) }];
       case 'system':
         // Not documented for requests, but in the SDK's role union: kept where it was.
-        return [{ role: 'system', content: convertAnthropicMessagesTextContent({ content: message['content'], path: contentPath }) }];
-      default:
-        throw unsupported(`message role '${role}'`, fieldPath(path, 'role'));
+        return [{ role: 'system', content: convertAnthropicMessagesTextContent({ content: raw['content'], path: contentPath, shape: CONTENT_SHAPE }) }];
     }
   });
   return { value: converted, warnings: context.warnings };
@@ -74,10 +76,9 @@ function convertUserTurn(content: unknown, path: string, context: Context): Mess
   if (isString(content)) return [{ role: 'user', content: [{ type: 'text', text: content }] }];
   const results: ToolResultPart[] = [];
   const parts: UserContentPart[] = [];
-  for (const [i, raw] of requireArray(content, path).entries()) {
+  for (const [i, raw] of requireArray(content, path, CONTENT_SHAPE).entries()) {
     const blockPath = `${path}[${i}]`;
-    const block = requireRecord(raw, blockPath);
-    const type = requireString(block, 'type', blockPath);
+    const { block, type } = typedBlock(raw, path, CONTENT_SHAPE);
     if (type === 'tool_result') results.push(convertToolResult(block, blockPath, context));
     else parts.push(...convertUserBlock(type, block, blockPath, context.warnings));
   }
@@ -116,12 +117,11 @@ function convertToolResult(block: JsonObject, path: string, context: Context): T
 }
 
 function convertToolResultContent(content: unknown, path: string, warnings: TranslationWarning[]): ToolResultContent[] {
-  if (content === undefined || content === null) return [];
+  if (isAbsent(content)) return [];
   if (isString(content)) return [{ type: 'text', text: content }];
   return requireArray(content, path).flatMap((raw, i): ToolResultContent[] => {
     const blockPath = `${path}[${i}]`;
-    const block = requireRecord(raw, blockPath);
-    const type = requireString(block, 'type', blockPath);
+    const { block, type } = nestedBlock(raw, blockPath);
     if (type === 'text') return [convertTextBlock(block, blockPath)];
     if (type === 'image') return [convertImageBlock(block, blockPath)];
     if (type === 'document') return [convertDocumentBlock(block, blockPath, warnings)];
@@ -139,15 +139,15 @@ function convertAssistantContent(content: unknown, path: string, context: Contex
   const parts: AssistantContentPart[] = [];
   // A carrier's signature belongs to the next tool_use; with none after it, it is dropped.
   let carried: ProviderSignature | undefined;
-  for (const [i, raw] of requireArray(content, path).entries()) {
+  for (const [i, raw] of requireArray(content, path, CONTENT_SHAPE).entries()) {
     const blockPath = `${path}[${i}]`;
-    const block = requireRecord(raw, blockPath);
+    const { block, type } = typedBlock(raw, path, CONTENT_SHAPE);
     const callSignature = callSignatureCarriedBy(block);
     if (callSignature) {
       carried = callSignature;
       continue;
     }
-    for (const part of convertAssistantBlock(requireString(block, 'type', blockPath), block, blockPath, context)) {
+    for (const part of convertAssistantBlock(type, block, blockPath, context)) {
       if (part.type === 'tool_call' && carried) {
         part.signature = carried;
         carried = undefined;
@@ -183,10 +183,7 @@ function convertToolUse(block: JsonObject, path: string, context: Context): Assi
   const id = requireString(block, 'id', path);
   const name = requireString(block, 'name', path);
   const input = block['input'];
-  if (!isRecord(input)) {
-    const inputPath = fieldPath(path, 'input');
-    throw GatewayError.invalidRequest(`Invalid type for '${inputPath}': expected an object.`, inputPath);
-  }
+  if (!isRecord(input)) throw invalidField(fieldPath(path, 'input'), 'must be an object');
   context.toolNames.set(id, name);
   return { type: 'tool_call', id, name, arguments: JSON.stringify(input) };
 }

@@ -7,15 +7,17 @@ import type { Converted, ToolChoice, ToolDefinition, TranslationWarning } from '
 import {
   compact,
   fieldPath,
+  invalidField,
+  isAbsent,
+  isRecord,
   optionalBoolean,
   optionalRecord,
   optionalString,
-  requireRecord,
+  requireEnum,
+  requireList,
   requireString,
-  unsupported,
   type JsonObject,
 } from '@rosetta/protocols/common';
-import { requireArray } from './convert-anthropic-messages-content';
 
 export interface AnthropicMessagesTools {
   tools?: ToolDefinition[];
@@ -37,17 +39,17 @@ export function convertAnthropicMessagesTools({ body }: { body: JsonObject }): C
 }
 
 function convertTools(raw: unknown, warnings: TranslationWarning[]): ToolDefinition[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
+  if (isAbsent(raw)) return undefined;
   const tools: ToolDefinition[] = [];
-  for (const [i, entry] of requireArray(raw, 'tools').entries()) {
+  for (const [i, entry] of requireList(raw, 'tools').entries()) {
     const path = `tools[${i}]`;
-    const tool = requireRecord(entry, path);
-    const type = optionalString(tool, 'type', path);
+    if (!isRecord(entry)) throw invalidField(path, 'must be an object');
+    const name = requireString(entry, 'name', path);
+    const type = optionalString(entry, 'type', path);
     if (type === undefined || type === 'custom') {
-      tools.push(convertCustomTool(tool, path));
+      tools.push(convertCustomTool(entry, name, path));
       continue;
     }
-    const name = optionalString(tool, 'name', path) ?? type;
     warnings.push({
       feature: path,
       message: `Server tool '${name}' (${type}) only reaches Anthropic upstreams; dropped for others.`,
@@ -56,17 +58,20 @@ function convertTools(raw: unknown, warnings: TranslationWarning[]): ToolDefinit
   return tools.length > 0 ? tools : undefined;
 }
 
-function convertCustomTool(tool: JsonObject, path: string): ToolDefinition {
+function convertCustomTool(tool: JsonObject, name: string, path: string): ToolDefinition {
+  const parameters = tool['input_schema'];
+  // Required even when absent: "must be an object" says what to send.
+  if (!isRecord(parameters)) throw invalidField(fieldPath(path, 'input_schema'), 'must be an object');
   return compact({
-    name: requireString(tool, 'name', path),
+    name,
     description: optionalString(tool, 'description', path),
-    parameters: requireRecord(tool['input_schema'], fieldPath(path, 'input_schema')),
+    parameters,
     strict: optionalBoolean(tool, 'strict', path),
   });
 }
 
 function convertToolChoice(choice: JsonObject): ToolChoice {
-  const type = requireString(choice, 'type', 'tool_choice');
+  const type = requireEnum(choice, 'type', ['auto', 'any', 'tool', 'none'] as const, 'tool_choice');
   switch (type) {
     case 'auto':
     case 'none':
@@ -75,7 +80,5 @@ function convertToolChoice(choice: JsonObject): ToolChoice {
       return { type: 'required' };
     case 'tool':
       return { type: 'tool', name: requireString(choice, 'name', 'tool_choice') };
-    default:
-      throw unsupported(`tool_choice type '${type}'`, 'tool_choice.type');
   }
 }

@@ -23,4 +23,3 @@ export {
 } from './anthropic-messages-error';
 export { anthropicMessagesUpstream } from './anthropic-messages.upstream';
 export { anthropicMessagesDialect } from './anthropic-messages.dialect';
-export * from './anthropic-messages.validate';

@@ -18,7 +18,7 @@ export interface StreamFraming {
 
 /** What a chat request brings, as the data plane hands it to the dialect. */
 export interface ChatInput {
-  /** The parsed JSON body (anything: the dialect validates it). */
+  /** The parsed JSON body (anything: the dialect's decode checks it). */
   body: unknown;
   query: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
@@ -29,8 +29,6 @@ export interface ChatInput {
   stream?: boolean;
   /** The model a body that names none gets (rosetta/auto). */
   defaultModel: string;
-  /** The gateway's prompt-token estimate, for dialects whose streams announce it up front. */
-  estimatePromptTokens(request: CanonicalRequest): number;
   /**
    * The stored answers the body refers to (`storage.references`) that belong to the caller, and
    * every answer those continue (`StoredAnswer.parentId`), by id.
@@ -90,8 +88,11 @@ export interface ChatExchange {
   headers?: Record<string, string>;
   /** The answer's body (a promise where the dialect stores it first). */
   encodeResponse(response: CanonicalResponse): unknown;
-  /** The stream's framing, once the served model is known. */
-  streamFraming(servedModel: string): StreamFraming;
+  /**
+   * The stream's framing, once the served model is known; `promptTokens` is the gateway's estimate
+   * of the prompt (the one limits and routing used), for dialects whose streams announce it up front.
+   */
+  streamFraming(servedModel: string, promptTokens: number): StreamFraming;
 }
 
 /** What an embeddings request brings, as the data plane hands it to the dialect. */
@@ -125,25 +126,25 @@ export interface DialectRoute {
 }
 
 /**
- * A client dialect, described once by its protocol library: its routes, its chat decode (validate
- * then convert) and encode, its stream framing, its error envelope and where its clients send
+ * A client dialect, described once by its protocol library: its routes, its chat decode (the body
+ * checked and converted to the canonical request in one pass) and encode, its stream framing, its error envelope and where its clients send
  * the key. Listed once in `@rosetta/protocols/dialects`; the data plane's route table and its
  * handlers are derived from the list.
  */
 export interface ClientDialect {
   readonly id: DialectId;
   readonly routes: readonly DialectRoute[];
-  /** Validates and decodes a chat body; throws a 400 GatewayError naming the field. */
+  /** Checks and decodes a chat body in one pass; throws a 400 GatewayError naming the field. */
   decodeChat(input: ChatInput): ChatExchange;
-  /** `count_tokens`: validates and decodes a body; the gateway estimates, `encode` answers. */
+  /** `count_tokens`: checks and decodes a body; the gateway estimates, `encode` answers. */
   decodeCountTokens?(input: ChatInput): { request: CanonicalRequest; encode(tokens: number): unknown };
   /** `model_call` routes: the model and what to do, from the raw rest of the path. */
   parseModelCall?(tail: string): { model: string; operation: 'chat' | 'stream' | 'count_tokens' | 'embed' | 'batch_embed' };
   /** `embed` routes (and `embed`/`batch_embed` model calls): validates and decodes an embeddings body; a 400 names the field. */
   decodeEmbed?(input: EmbedInput): EmbedExchange;
   /**
-   * `POST /v1/route` (explaining a routing decision): a body decoded only as far as routing needs,
-   * leniently (no output cap required, say). Absent: `decodeChat` is used, with its full checks.
+   * `POST /v1/route` (explaining a routing decision): a body decoded where it differs from a chat
+   * body (no output cap required, say; a model in the body). Absent: `decodeChat` is used.
    */
   decodeForRouting?(body: Record<string, unknown>, model: string): CanonicalRequest;
   /** Whether an unlabelled `/v1/route` body looks like this dialect's (the last dialect is the fallback). */

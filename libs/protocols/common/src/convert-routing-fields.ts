@@ -1,5 +1,6 @@
 /**
- * Routing preferences from any dialect body (the routing fields are common to all three). The gateway's own form is flattened (`provider_order`,
+ * Routing preferences from any dialect body (the routing fields are common to all three), checked
+ * and read in one pass. The gateway's own form is flattened (`provider_order`,
  * `provider_max_prompt_price`, …); OpenRouter clients send the same settings nested in a `provider`
  * object, so both are read. Where both name a setting the flattened field wins, being the
  * documented interface.
@@ -20,6 +21,7 @@ import {
   optionalString,
   optionalStringArray,
   requireRecord,
+  type NumberRange,
 } from './request-fields';
 import { isRecord, type JsonObject } from './wire-guards';
 
@@ -27,6 +29,8 @@ type MaxPrice = NonNullable<RoutingPreferences['maxPrice']>;
 
 const SORTS: readonly ProviderSort[] = ['price', 'throughput', 'latency'];
 const DATA_COLLECTION: readonly ('allow' | 'deny')[] = ['allow', 'deny'];
+const KNOB: NumberRange = { min: 0, max: 1 };
+const PRICE: NumberRange = { min: 0 };
 
 export function convertRoutingFields({ body }: { body: JsonObject }): RoutingPreferences {
   const nestedObject = optionalRecord(body, 'provider');
@@ -51,13 +55,14 @@ function readFlattened(body: JsonObject): RoutingPreferences {
     sort: optionalEnum(body, 'provider_sort', SORTS),
     zdr: optionalBoolean(body, 'provider_zdr'),
     allowFallbacks: optionalBoolean(body, 'provider_allow_fallbacks'),
-    routeKnob: optionalNumber(body, 'route_knob'),
+    // rosetta/auto's knob: 0 = cost-saving … 1 = quality-first.
+    routeKnob: optionalNumber(body, 'route_knob', '', KNOB),
     maxPrice: emptyToUndefined(
       compact({
-        prompt: optionalNumber(body, 'provider_max_prompt_price'),
-        completion: optionalNumber(body, 'provider_max_completion_price'),
-        image: optionalNumber(body, 'provider_max_image_price'),
-        request: optionalNumber(body, 'provider_max_request_price'),
+        prompt: optionalNumber(body, 'provider_max_prompt_price', '', PRICE),
+        completion: optionalNumber(body, 'provider_max_completion_price', '', PRICE),
+        image: optionalNumber(body, 'provider_max_image_price', '', PRICE),
+        request: optionalNumber(body, 'provider_max_request_price', '', PRICE),
       }),
     ),
   });

@@ -1,4 +1,4 @@
-import type { DialectId, ProviderSignature, UpstreamProtocolId } from '@rosetta/canonical';
+import type { ProviderSignature, UpstreamProtocolId } from '@rosetta/canonical';
 
 /**
  * Thinking signatures are only valid for the provider family that issued them. When a signature
@@ -7,7 +7,9 @@ import type { DialectId, ProviderSignature, UpstreamProtocolId } from '@rosetta/
  * back, the gateway knows where it came from and never hands it to the wrong provider.
  *
  * Native signatures pass through untouched: a client talking to its own provider's protocol sees
- * exactly what that provider produced.
+ * exactly what that provider produced. `native` is the upstream protocol whose signatures the
+ * wire format carries as they are — its own id when it is also an upstream protocol; a dialect that
+ * is no upstream protocol has none of its own and names the one it takes its signatures from.
  */
 const PREFIX = 'rosetta-sig.';
 
@@ -19,19 +21,19 @@ function protocolId(text: string | undefined): UpstreamProtocolId | undefined {
   return text !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(text) ? (text as UpstreamProtocolId) : undefined;
 }
 
-export function wrapSignature(signature: ProviderSignature, dialect: DialectId): string {
-  if (signature.protocol === dialect) return signature.value;
+export function wrapSignature(signature: ProviderSignature, native: UpstreamProtocolId): string {
+  if (signature.protocol === native) return signature.value;
   return `${PREFIX}${signature.protocol}.${Buffer.from(signature.value, 'utf8').toString('base64url')}`;
 }
 
-export function unwrapSignature(value: string, dialect: DialectId): ProviderSignature {
+export function unwrapSignature(value: string, native: UpstreamProtocolId): ProviderSignature {
   if (value.startsWith(PREFIX)) {
     const rest = value.slice(PREFIX.length);
     const dot = rest.indexOf('.');
     const protocol = dot > 0 ? protocolId(rest.slice(0, dot)) : undefined;
     if (protocol) return { protocol, value: Buffer.from(rest.slice(dot + 1), 'base64url').toString('utf8') };
   }
-  return { protocol: dialect, value };
+  return { protocol: native, value };
 }
 
 /**

@@ -10,18 +10,17 @@
  *   pieces of it are joined up to the one that carries a signature: the Gemini SDK records a
  *   streamed reply as one content per chunk, and a block's signature arrives on its last piece.
  */
-import {
-  GatewayError,
-  type AssistantContentPart,
-  type AssistantMessage,
-  type Message,
-  type SystemMessage,
-  type TextPart,
-  type ToolResultPart,
-  type TranslationWarning,
-  type UserContentPart,
+import type {
+  AssistantContentPart,
+  AssistantMessage,
+  Message,
+  SystemMessage,
+  TextPart,
+  ToolResultPart,
+  TranslationWarning,
+  UserContentPart,
 } from '@rosetta/canonical';
-import { fieldPath, isString, optionalString, requireRecord, unsupported, type JsonObject } from '@rosetta/protocols/common';
+import { invalidField, isAbsent, missingField, isRecord, isString, optionalEnum, optionalString, requireList, requireRecord, unsupported, type JsonObject } from '@rosetta/protocols/common';
 import { convertFunctionResponse, convertModelPart, convertUserPart, partKind } from './convert-gemini-parts';
 import { geminiToolCallId } from './gemini-tool-call-id';
 
@@ -30,10 +29,17 @@ type Warnings = TranslationWarning[];
 /** Ids of the previous model turn's calls, by function name, in order. */
 type PendingCalls = Map<string, string[]>;
 
+/**
+ * The system instruction: a Content (its `parts` required) at the top level, where Google's wire
+ * format puts it; in the SDK's config object (`generationConfig.systemInstruction`) a string too.
+ */
 export function convertGeminiSystemInstruction(raw: unknown, path: string): SystemMessage | undefined {
-  if (raw === undefined || raw === null) return undefined;
+  if (isAbsent(raw)) return undefined;
   if (isString(raw)) return { role: 'system', content: [{ type: 'text', text: raw }] };
-  const parts = requireParts(requireRecord(raw, path), path);
+  const instruction = requireRecord(raw, path);
+  const topLevel = path === 'systemInstruction';
+  if (topLevel) contentRole(instruction, path);
+  const parts = topLevel ? requireParts(instruction, path) : optionalParts(instruction, path);
   const content = parts.map((rawPart, i): TextPart => {
     const partPath = `${path}.parts[${i}]`;
     const part = requireRecord(rawPart, partPath);
@@ -44,15 +50,13 @@ export function convertGeminiSystemInstruction(raw: unknown, path: string): Syst
 }
 
 export function convertGeminiContents({ contents, warnings }: { contents: unknown; warnings: Warnings }): Message[] {
-  if (!Array.isArray(contents) || contents.length === 0) {
-    throw GatewayError.invalidRequest("'contents' must be a non-empty array.", 'contents');
-  }
   const messages: Message[] = [];
   let pending: PendingCalls = new Map();
   let previousRole: 'user' | 'model' | undefined;
-  contents.forEach((raw, i) => {
+  requireList(contents, 'contents', 1).forEach((raw, i) => {
     const path = `contents[${i}]`;
-    const content = requireRecord(raw, path);
+    if (!isRecord(raw)) throw invalidField(path, 'must be an object');
+    const content = raw;
     const role = contentRole(content, path);
     if (role === 'model') {
       if (previousRole !== 'model') pending = new Map();
@@ -65,20 +69,23 @@ export function convertGeminiContents({ contents, warnings }: { contents: unknow
   return messages;
 }
 
+/** The legacy `function` role (older cookbook examples) and a missing role are user turns. */
 function contentRole(content: JsonObject, path: string): 'user' | 'model' {
-  const role = optionalString(content, 'role', path);
-  if (role === undefined || role === '' || role === 'user' || role === 'function') return 'user';
-  if (role === 'model') return 'model';
-  throw unsupported(`content role '${role}'`, fieldPath(path, 'role'));
+  const role = optionalEnum(content, 'role', ['user', 'model', 'function'] as const, path, "must be 'user' or 'model'");
+  return role === 'model' ? 'model' : 'user';
 }
 
+/** A content's `parts`: required, and every part an object. */
 function requireParts(content: JsonObject, path: string): unknown[] {
   const parts = content['parts'];
-  if (parts === undefined || parts === null) return [];
-  if (!Array.isArray(parts)) {
-    throw GatewayError.invalidRequest(`Invalid type for '${path}.parts': expected an array.`, `${path}.parts`);
-  }
+  if (isAbsent(parts)) throw missingField(`${path}.parts`);
+  if (!Array.isArray(parts) || !parts.every(isRecord)) throw invalidField(`${path}.parts`, 'must be an array of part objects');
   return parts;
+}
+
+/** The SDK config's system instruction: parts may be left out, and each is named by its own path. */
+function optionalParts(content: JsonObject, path: string): unknown[] {
+  return isAbsent(content['parts']) ? [] : requireList(content['parts'], `${path}.parts`);
 }
 
 function appendModelContent(messages: Message[], content: JsonObject, index: number, pending: PendingCalls, warnings: Warnings): void {

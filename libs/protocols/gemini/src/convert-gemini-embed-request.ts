@@ -8,7 +8,7 @@
  */
 import type { EmbeddingInput, EmbeddingRequest } from '@rosetta/canonical';
 import {
-  at, checkInteger, checkOneOf, checkRoutingFields, checkString, convertRoutingFields, invalid, isRecord, required, type JsonObject,
+  at, checkInteger, checkOneOf, checkString, convertRoutingFields, invalid, isRecord, required, type JsonObject,
 } from '@rosetta/protocols/common';
 
 /** Google's limit on `requests` in one batch. */
@@ -26,7 +26,7 @@ interface EmbedItem {
 }
 
 export function convertGeminiEmbedRequest({ body, model, batch }: { body: JsonObject; model: string; batch: boolean }): EmbeddingRequest {
-  checkRoutingFields(body);
+  const routing = convertRoutingFields({ body });
   const items = batch ? readBatch(body, model) : [readItem(body, '', model)];
   const dimensions = items[0]?.dimensions;
   items.forEach((item, i) => {
@@ -35,7 +35,7 @@ export function convertGeminiEmbedRequest({ body, model, batch }: { body: JsonOb
   const request: EmbeddingRequest = {
     model,
     inputs: items.map((item) => item.input),
-    routing: convertRoutingFields({ body }),
+    routing,
     passthrough: { protocol: 'gemini', body },
   };
   if (dimensions !== undefined) request.dimensions = dimensions;

@@ -5,23 +5,23 @@
  * form (video, code execution, media produced by the model) are dropped with a warning: a
  * Gemini upstream still receives them through the fast path.
  */
-import {
-  GatewayError,
-  type AssistantContentPart,
-  type DocumentPart,
-  type MediaSource,
-  type ProviderSignature,
-  type TextPart,
-  type ThinkingPart,
-  type ToolCallPart,
-  type ToolResultContent,
-  type ToolResultPart,
-  type TranslationWarning,
-  type UserContentPart,
+import type {
+  AssistantContentPart,
+  DocumentPart,
+  MediaSource,
+  ProviderSignature,
+  TextPart,
+  ThinkingPart,
+  ToolCallPart,
+  ToolResultContent,
+  ToolResultPart,
+  TranslationWarning,
+  UserContentPart,
 } from '@rosetta/canonical';
 import {
   compact,
   fieldPath,
+  invalidField,
   isRecord,
   isString,
   optionalString,
@@ -60,7 +60,7 @@ export function partKind(part: JsonObject, path: string): PartKind {
   const field = DATA_FIELDS.find((name) => part[name] !== undefined && part[name] !== null);
   if (field) return field;
   if (part['thoughtSignature'] !== undefined || part['thought'] !== undefined) return 'text';
-  throw GatewayError.invalidRequest(`'${path}' has no data field (text, inlineData, fileData, functionCall, functionResponse).`, path);
+  throw invalidField(path, 'has no data field (text, inlineData, fileData, functionCall, functionResponse)');
 }
 
 export function partSignature(part: JsonObject, path: string): ProviderSignature | undefined {
@@ -127,9 +127,7 @@ function convertFunctionCall(part: JsonObject, path: string, callId: string, sig
   const callPath = fieldPath(path, 'functionCall');
   const call = requireRecord(part['functionCall'], callPath);
   const args = call['args'] ?? {};
-  if (!isRecord(args)) {
-    throw GatewayError.invalidRequest(`Invalid type for '${callPath}.args': expected an object.`, `${callPath}.args`);
-  }
+  if (!isRecord(args)) throw invalidField(`${callPath}.args`, 'must be an object');
   return compact({
     type: 'tool_call',
     id: optionalString(call, 'id', callPath) || callId,

@@ -1,7 +1,8 @@
 /**
  * Dialect-C request body (already through normalizeGeminiRequest, so camelCase) → canonical
- * request. The model comes from the URL path and streaming from the operation called, so both
- * are given by the caller. Every field read is checked, and each error names its path.
+ * request, checked and converted in one pass: every documented field is checked as it is read, and
+ * the first problem is a 400 naming its path. The model comes from the URL path and streaming from
+ * the operation called, so both are given by the caller.
  *
  * The SDK's config object documents `systemInstruction`, `tools`, `toolConfig` and
  * `safetySettings` beside the generation parameters; a client that sends them inside
@@ -11,6 +12,8 @@ import type { CanonicalRequest, Converted, ResponseFormat, ThinkingConfig, Trans
 import {
   compact,
   convertRoutingFields,
+  invalidField,
+  isAbsent,
   optionalBoolean,
   optionalNumber,
   optionalRecord,
@@ -18,12 +21,17 @@ import {
   optionalStringArray,
   requireRecord,
   type JsonObject,
+  type NumberRange,
 } from '@rosetta/protocols/common';
 import { convertGeminiContents, convertGeminiSystemInstruction } from './convert-gemini-contents';
 import { convertGeminiSchema } from './convert-gemini-schema';
 import { convertGeminiTools } from './convert-gemini-tools';
 
 const CONFIG = 'generationConfig';
+const TEMPERATURE: NumberRange = { min: 0, max: 2 };
+const UNIT: NumberRange = { min: 0, max: 1 };
+const NON_NEGATIVE: NumberRange = { min: 0 };
+const POSITIVE_INTEGER: NumberRange = { min: 1, integer: true };
 
 export function convertGeminiRequest({
   body,
@@ -35,15 +43,20 @@ export function convertGeminiRequest({
   stream?: boolean;
 }): Converted<CanonicalRequest> {
   const warnings: TranslationWarning[] = [];
+  const routing = convertRoutingFields({ body });
+  const messages = convertGeminiContents({ contents: body['contents'], warnings });
   const config = optionalRecord(body, CONFIG) ?? {};
   const fromEither = (key: string): { value: unknown; path: string } =>
-    body[key] !== undefined && body[key] !== null ? { value: body[key], path: key } : { value: config[key], path: `${CONFIG}.${key}` };
+    isAbsent(body[key]) ? { value: config[key], path: `${CONFIG}.${key}` } : { value: body[key], path: key };
   const system = fromEither('systemInstruction');
+  // At the top level it is a Content, as on Google's wire; in the SDK's config object also a string.
+  if (system.path === 'systemInstruction') requireRecord(system.value, 'systemInstruction');
   const systemMessage = convertGeminiSystemInstruction(system.value, system.path);
-  const messages = convertGeminiContents({ contents: body['contents'], warnings });
+  const sampling = convertGenerationConfig(config);
   const tools = convertGeminiTools({ tools: fromEither('tools').value, toolConfig: fromEither('toolConfig').value });
   warnings.push(...tools.warnings);
   const safety = fromEither('safetySettings');
+  if (!isAbsent(body['safetySettings']) && !Array.isArray(body['safetySettings'])) throw invalidField('safetySettings', 'must be an array');
   if (Array.isArray(safety.value) && safety.value.length > 0) {
     warnings.push({ feature: safety.path, message: 'Safety settings apply only on a Gemini upstream.' });
   }
@@ -51,11 +64,11 @@ export function convertGeminiRequest({
     model,
     messages: systemMessage ? [systemMessage, ...messages] : messages,
     ...tools.value,
-    ...convertGenerationConfig(config),
+    ...sampling,
     responseFormat: convertResponseFormat(config, warnings),
     thinking: convertThinking(config),
     stream,
-    routing: convertRoutingFields({ body }),
+    routing,
     passthrough: { protocol: 'gemini', body },
   });
   return { value: request, warnings };
@@ -76,12 +89,12 @@ type SamplingFields = Pick<
 
 function convertGenerationConfig(config: JsonObject): SamplingFields {
   return compact({
-    maxOutputTokens: optionalNumber(config, 'maxOutputTokens', CONFIG),
-    temperature: optionalNumber(config, 'temperature', CONFIG),
-    topP: optionalNumber(config, 'topP', CONFIG),
-    topK: optionalNumber(config, 'topK', CONFIG),
+    maxOutputTokens: optionalNumber(config, 'maxOutputTokens', CONFIG, POSITIVE_INTEGER),
+    temperature: optionalNumber(config, 'temperature', CONFIG, TEMPERATURE),
+    topP: optionalNumber(config, 'topP', CONFIG, UNIT),
+    topK: optionalNumber(config, 'topK', CONFIG, NON_NEGATIVE),
     stopSequences: optionalStringArray(config, 'stopSequences', CONFIG),
-    candidateCount: optionalNumber(config, 'candidateCount', CONFIG),
+    candidateCount: optionalNumber(config, 'candidateCount', CONFIG, POSITIVE_INTEGER),
     seed: optionalNumber(config, 'seed', CONFIG),
     presencePenalty: optionalNumber(config, 'presencePenalty', CONFIG),
     frequencyPenalty: optionalNumber(config, 'frequencyPenalty', CONFIG),

@@ -3,15 +3,18 @@
  * tools (googleSearch, codeExecution, urlContext, …) are left out with a warning, and still reach
  * a Gemini upstream through the fast path.
  */
-import { GatewayError, type Converted, type ToolChoice, type ToolDefinition, type TranslationWarning } from '@rosetta/canonical';
+import type { Converted, ToolChoice, ToolDefinition, TranslationWarning } from '@rosetta/canonical';
 import {
   compact,
+  invalidField,
+  isAbsent,
+  optionalEnum,
+  requireList,
   optionalRecord,
   optionalString,
   optionalStringArray,
   requireRecord,
   requireString,
-  type JsonObject,
 } from '@rosetta/protocols/common';
 import { convertGeminiSchema } from './convert-gemini-schema';
 
@@ -28,10 +31,9 @@ export function convertGeminiTools({ tools, toolConfig }: { tools: unknown; tool
 }
 
 function convertTools(raw: unknown, warnings: TranslationWarning[]): ToolDefinition[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!Array.isArray(raw)) throw GatewayError.invalidRequest("Invalid type for 'tools': expected an array.", 'tools');
+  if (isAbsent(raw)) return undefined;
   const definitions: ToolDefinition[] = [];
-  raw.forEach((entry, i) => {
+  requireList(raw, 'tools').forEach((entry, i) => {
     const path = `tools[${i}]`;
     const tool = requireRecord(entry, path);
     for (const [kind, value] of Object.entries(tool)) {
@@ -40,9 +42,7 @@ function convertTools(raw: unknown, warnings: TranslationWarning[]): ToolDefinit
         warnings.push({ feature: path, message: `Tool '${kind}' has no equivalent outside Gemini; only a Gemini upstream receives it.` });
         continue;
       }
-      if (!Array.isArray(value)) {
-        throw GatewayError.invalidRequest(`Invalid type for '${path}.functionDeclarations': expected an array.`, `${path}.functionDeclarations`);
-      }
+      if (!Array.isArray(value)) throw invalidField(`${path}.functionDeclarations`, 'must be an array');
       value.forEach((declaration, j) => definitions.push(convertDeclaration(declaration, `${path}.functionDeclarations[${j}]`)));
     }
   });
@@ -68,11 +68,11 @@ const MODES = ['MODE_UNSPECIFIED', 'AUTO', 'ANY', 'NONE', 'VALIDATED'] as const;
  * model answer in text or call a function (it only adds schema validation), so it is `auto`.
  */
 function convertToolConfig(raw: unknown, warnings: TranslationWarning[]): ToolChoice | undefined {
-  if (raw === undefined || raw === null) return undefined;
+  if (isAbsent(raw)) return undefined;
   const config = optionalRecord(requireRecord(raw, 'toolConfig'), 'functionCallingConfig', 'toolConfig');
   if (!config) return undefined;
   const path = 'toolConfig.functionCallingConfig';
-  const mode = readMode(config, path);
+  const mode = optionalEnum(config, 'mode', MODES, path);
   const allowed = optionalStringArray(config, 'allowedFunctionNames', path) ?? [];
   switch (mode) {
     case undefined:
@@ -91,16 +91,6 @@ function convertToolConfig(raw: unknown, warnings: TranslationWarning[]): ToolCh
       if (allowed.length > 0) warnings.push(restrictionWarning(path, 'auto'));
       return { type: 'auto' };
   }
-}
-
-function readMode(config: JsonObject, path: string): (typeof MODES)[number] | undefined {
-  const mode = optionalString(config, 'mode', path);
-  if (mode === undefined) return undefined;
-  const match = MODES.find((candidate) => candidate === mode);
-  if (match === undefined) {
-    throw GatewayError.invalidRequest(`Invalid value for '${path}.mode': expected one of ${MODES.join(', ')}.`, `${path}.mode`);
-  }
-  return match;
 }
 
 function restrictionWarning(path: string, mode: string): TranslationWarning {

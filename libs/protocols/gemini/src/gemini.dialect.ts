@@ -7,7 +7,7 @@ import { renderGeminiError } from './gemini-error';
 import { parseGeminiModelPath } from './gemini-model-path';
 import { GeminiStreamEncoder } from './gemini-stream-encoder';
 import { formatGeminiSSE, GeminiJsonArrayWriter } from './gemini-stream-framing';
-import { validateGeminiAlt, validateGeminiGenerateContentRequest } from './gemini.validate';
+import { validateGeminiAlt } from './gemini-alt';
 import { normalizeGeminiRequest } from './normalize-gemini-request';
 
 declare module '@rosetta/canonical' {
@@ -50,7 +50,7 @@ export const geminiDialect: ClientDialect = {
   },
   decodeChat(input) {
     const sse = validateGeminiAlt(input.query['alt']);
-    const body = validateGeminiGenerateContentRequest(normalizeGeminiRequest(requireObjectBody(input.body)));
+    const body = normalizeGeminiRequest(requireObjectBody(input.body));
     const { value: request, warnings } = convertGeminiRequest({ body, model: input.model ?? '', stream: input.stream === true });
     return {
       request,
@@ -63,7 +63,7 @@ export const geminiDialect: ClientDialect = {
   decodeCountTokens(input) {
     validateGeminiAlt(input.query['alt']);
     const body = normalizeGeminiRequest(requireObjectBody(input.body));
-    const inner = validateGeminiGenerateContentRequest(isRecord(body['generateContentRequest']) ? body['generateContentRequest'] : body);
+    const inner = isRecord(body['generateContentRequest']) ? body['generateContentRequest'] : body;
     const { value: request } = convertGeminiRequest({ body: inner, model: input.model ?? '', stream: false });
     return { request, encode: (tokens) => ({ totalTokens: tokens }) };
   },

@@ -13,7 +13,7 @@ export { parseGeminiJsonArray } from './parse-gemini-json-array';
 export { geminiRpcStatus, parseGeminiErrorBody, renderGeminiError, type GeminiErrorBody } from './gemini-error';
 export { geminiUpstream } from './gemini.upstream';
 export { geminiDialect } from './gemini.dialect';
-export * from './gemini.validate';
+export * from './gemini-alt';
 export * from './gemini-model-path';
 export { convertGeminiEmbedRequest, GEMINI_TASK_TYPES, MAX_GEMINI_BATCH_EMBEDDINGS } from './convert-gemini-embed-request';
 export { convertToGeminiEmbedRequest, geminiEmbedPath } from './convert-to-gemini-embed-request';

@@ -2,17 +2,19 @@
  * Message content from dialect-A requests: a string or an array of typed parts. Every failure
  * names the part's path so the caller can find it in a long conversation.
  */
+import type { AudioPart, GatewayError, CacheHint, DocumentPart, ImagePart, MediaSource, TextPart, UserContentPart } from '@rosetta/canonical';
 import {
-  GatewayError,
-  type AudioPart,
-  type CacheHint,
-  type DocumentPart,
-  type ImagePart,
-  type MediaSource,
-  type TextPart,
-  type UserContentPart,
-} from '@rosetta/canonical';
-import { compact, parseDataUrl, fieldPath, optionalString, requireRecord, requireString, unsupported, isRecord, isString, type JsonObject } from '@rosetta/protocols/common';
+  compact,
+  fieldPath,
+  invalidField,
+  isRecord,
+  optionalString,
+  parseDataUrl,
+  requireRecord,
+  requireString,
+  unsupported,
+  type JsonObject,
+} from '@rosetta/protocols/common';
 
 /**
  * Chat Completions file inputs are PDFs; a bare base64 `file_data` (no data URL) has no media type
@@ -20,12 +22,15 @@ import { compact, parseDataUrl, fieldPath, optionalString, requireRecord, requir
  */
 const DEFAULT_FILE_MEDIA_TYPE = 'application/pdf';
 
+/** What `content` may be, for the message of a content that is neither. */
+const CONTENT_SHAPE = 'must be a string or an array of content parts (text, image_url, input_audio, file, refusal); null only for assistant messages';
+
 /** System, developer and tool messages: a string or text parts only. */
 export function convertOpenAIChatTextContent({ content, path }: { content: unknown; path: string }): TextPart[] {
-  if (isString(content)) return [{ type: 'text', text: content }];
-  return requireArray(content, path).map((raw, i) => {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return partsOf(content, path).map((raw, i) => {
     const partPath = `${path}[${i}]`;
-    const part = requireRecord(raw, partPath);
+    const part = recordItem(raw, partPath);
     const type = requireString(part, 'type', partPath);
     if (type !== 'text') throw unsupportedPart(type, partPath);
     return convertTextPart(part, partPath);
@@ -34,23 +39,28 @@ export function convertOpenAIChatTextContent({ content, path }: { content: unkno
 
 /** User messages: text, images, audio and files. */
 export function convertOpenAIChatUserContent({ content, path }: { content: unknown; path: string }): UserContentPart[] {
-  if (isString(content)) return [{ type: 'text', text: content }];
-  return requireArray(content, path).map((raw, i) => convertUserPart(raw, `${path}[${i}]`));
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return partsOf(content, path).map((raw, i) => convertUserPart(raw, `${path}[${i}]`));
 }
 
-export function requireArray(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value)) {
-    throw GatewayError.invalidRequest(`Invalid type for '${path}': expected a string or an array.`, path);
-  }
+/** A content that is not a string must be an array of parts. */
+export function partsOf(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) throw invalidField(path, CONTENT_SHAPE);
+  return value;
+}
+
+/** An item of an array that must be an object (null included: it is there, and it is not one). */
+export function recordItem(value: unknown, path: string): JsonObject {
+  if (!isRecord(value)) throw invalidField(path, 'must be an object');
   return value;
 }
 
 export function unsupportedPart(type: string, partPath: string): GatewayError {
-  return unsupported(`content part type '${type}'`, fieldPath(partPath, 'type'));
+  return unsupported(`content part type '${type}' here`, fieldPath(partPath, 'type'));
 }
 
 function convertUserPart(raw: unknown, path: string): UserContentPart {
-  const part = requireRecord(raw, path);
+  const part = recordItem(raw, path);
   const type = requireString(part, 'type', path);
   switch (type) {
     case 'text':
@@ -100,7 +110,7 @@ function convertFilePart(part: JsonObject, path: string): DocumentPart {
   } else if (fileId !== undefined) {
     source = { kind: 'file', fileId };
   } else {
-    throw GatewayError.invalidRequest(`'${filePath}' needs either 'file_data' or 'file_id'.`, filePath);
+    throw invalidField(filePath, "needs either 'file_data' or 'file_id'");
   }
   return compact({
     type: 'document',

@@ -1,48 +1,61 @@
 /**
- * Dialect-A `messages` → canonical messages. System and developer messages keep their position;
- * consecutive tool messages become one canonical tool message (the shape Anthropic and Gemini
- * need), and each result gets back the tool name OpenAI leaves out, from the call it answers.
+ * Dialect-A `messages` → canonical messages, each field checked as it is read. System and developer
+ * messages keep their position; consecutive tool messages become one canonical tool message (the
+ * shape Anthropic and Gemini need), and each result gets back the tool name OpenAI leaves out, from
+ * the call it answers.
  */
-import {
-  GatewayError,
-  type AssistantContentPart,
-  type AssistantMessage,
-  type Message,
-  type SystemMessage,
-  type ToolCallPart,
-  type ToolResultPart,
-  type UserMessage,
+import type {
+  AssistantContentPart,
+  AssistantMessage,
+  Message,
+  SystemMessage,
+  ToolCallPart,
+  ToolResultPart,
+  UserMessage,
 } from '@rosetta/canonical';
+import {
+  compact,
+  fieldPath,
+  invalidField,
+  isAbsent,
+  optionalString,
+  requireEnum,
+  requireList,
+  requireRecord,
+  requireString,
+  unsupported,
+  type JsonObject,
+} from '@rosetta/protocols/common';
 import {
   convertOpenAIChatTextContent,
   convertOpenAIChatUserContent,
   convertTextPart,
-  requireArray,
+  partsOf,
+  recordItem,
   unsupportedPart,
 } from './convert-openai-chat-content';
-import { compact, fieldPath, optionalString, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
 import { callSignaturesFromReasoningDetails, fromReasoningDetails } from './reasoning-details';
 
+/** `function` is OpenAI's deprecated predecessor of `tool`: known, but not translated. */
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
+
 export function convertOpenAIChatMessages({ messages }: { messages: unknown }): Message[] {
-  if (!Array.isArray(messages) || messages.length === 0) {
-    throw GatewayError.invalidRequest("'messages' must be a non-empty array.", 'messages');
-  }
+  const list = requireList(messages, 'messages', 1);
   const converted: Message[] = [];
   const toolNames = new Map<string, string>();
-  messages.forEach((raw, i) => {
+  for (let i = 0; i < list.length; i++) {
     const path = `messages[${i}]`;
-    const message = requireRecord(raw, path);
-    const role = requireString(message, 'role', path);
-    if (role === 'tool') {
-      appendToolResult(converted, convertToolMessage(message, path, toolNames));
-      return;
-    }
-    converted.push(convertMessage(role, message, path, toolNames));
-  });
+    const message = recordItem(list[i], path);
+    const role = requireEnum(message, 'role', ROLES, path);
+    optionalString(message, 'name', path);
+    if (role !== 'assistant' && !isAbsent(message['tool_calls'])) convertToolCalls(message, path);
+    if (role === 'tool') appendToolResult(converted, convertToolMessage(message, path, toolNames));
+    else converted.push(convertMessage(role, message, path, toolNames));
+  }
   return converted;
 }
 
-function convertMessage(role: string, message: JsonObject, path: string, toolNames: Map<string, string>): Message {
+function convertMessage(role: (typeof ROLES)[number], message: JsonObject, path: string, toolNames: Map<string, string>): Message {
   switch (role) {
     case 'system':
     case 'developer':
@@ -52,7 +65,7 @@ function convertMessage(role: string, message: JsonObject, path: string, toolNam
     case 'assistant':
       return convertAssistantMessage(message, path, toolNames);
     default:
-      throw unsupported(`message role '${role}'`, fieldPath(path, 'role'));
+      throw unsupported(`message role '${role}' (send 'tool' messages)`, fieldPath(path, 'role'));
   }
 }
 
@@ -87,12 +100,10 @@ function convertAssistantMessage(message: JsonObject, path: string, toolNames: M
   content.push(...convertAssistantContent(message['content'], fieldPath(path, 'content')));
   const refusal = optionalString(message, 'refusal', path);
   if (refusal) content.push({ type: 'refusal', text: refusal });
-  const toolCalls = message['tool_calls'];
-  if (toolCalls !== undefined && toolCalls !== null) {
-    const callsPath = fieldPath(path, 'tool_calls');
+  const calls = convertToolCalls(message, path);
+  if (calls.length > 0) {
     const signatures = callSignaturesFromReasoningDetails(message['reasoning_details']);
-    for (const [j, raw] of requireArray(toolCalls, callsPath).entries()) {
-      const call = convertToolCall(raw, `${callsPath}[${j}]`);
+    for (const call of calls) {
       const signature = signatures.get(call.id);
       if (signature) call.signature = signature;
       toolNames.set(call.id, call.name);
@@ -104,11 +115,11 @@ function convertAssistantMessage(message: JsonObject, path: string, toolNames: M
 
 /** Empty assistant text (often sent beside tool calls) carries nothing, so it is left out. */
 function convertAssistantContent(content: unknown, path: string): AssistantContentPart[] {
-  if (content === undefined || content === null) return [];
-  if (isString(content)) return content === '' ? [] : [{ type: 'text', text: content }];
-  return requireArray(content, path).map((raw, i): AssistantContentPart => {
+  if (isAbsent(content)) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  return partsOf(content, path).map((raw, i): AssistantContentPart => {
     const partPath = `${path}[${i}]`;
-    const part = requireRecord(raw, partPath);
+    const part = recordItem(raw, partPath);
     const type = requireString(part, 'type', partPath);
     if (type === 'text') return convertTextPart(part, partPath);
     if (type === 'refusal') return { type: 'refusal', text: requireString(part, 'refusal', partPath) };
@@ -116,17 +127,24 @@ function convertAssistantContent(content: unknown, path: string): AssistantConte
   });
 }
 
+/** `tool_calls`, checked on any message (only an assistant's are kept). */
+function convertToolCalls(message: JsonObject, path: string): ToolCallPart[] {
+  const raw = message['tool_calls'];
+  if (isAbsent(raw)) return [];
+  const callsPath = fieldPath(path, 'tool_calls');
+  if (!Array.isArray(raw)) throw invalidField(callsPath, 'must be an array');
+  return raw.map((call, j) => convertToolCall(call, `${callsPath}[${j}]`));
+}
+
 function convertToolCall(raw: unknown, path: string): ToolCallPart {
-  const call = requireRecord(raw, path);
-  const type = optionalString(call, 'type', path) ?? 'function';
-  if (type !== 'function') {
-    throw unsupported(`tool call type '${type}'`, fieldPath(path, 'type'));
-  }
+  const call = recordItem(raw, path);
+  const id = requireString(call, 'id', path);
+  requireEnum(call, 'type', ['function'], path);
   const functionPath = fieldPath(path, 'function');
   const fn = requireRecord(call['function'], functionPath);
   return {
     type: 'tool_call',
-    id: requireString(call, 'id', path),
+    id,
     name: requireString(fn, 'name', functionPath),
     // Kept verbatim: re-serialising would change the text the model produced.
     arguments: requireString(fn, 'arguments', functionPath),
@@ -134,6 +152,8 @@ function convertToolCall(raw: unknown, path: string): ToolCallPart {
 }
 
 function convertToolMessage(message: JsonObject, path: string, toolNames: Map<string, string>): ToolResultPart {
+  const id = message['tool_call_id'];
+  if (isAbsent(id)) throw invalidField(fieldPath(path, 'tool_call_id'), 'is required on tool messages');
   const toolCallId = requireString(message, 'tool_call_id', path);
   return compact({
     type: 'tool_result',

@@ -4,15 +4,35 @@
  * refused, so a client that uses them still gets an answer from other upstreams.
  */
 import type { Converted, ToolChoice, ToolDefinition, TranslationWarning } from '@rosetta/canonical';
-import { requireArray } from './convert-openai-chat-content';
-import { compact, fieldPath, optionalBoolean, optionalEnum, optionalRecord, optionalString, requireRecord, requireString, unsupported, isString, type JsonObject } from '@rosetta/protocols/common';
+import {
+  compact,
+  fieldPath,
+  invalidField,
+  isAbsent,
+  isRecord,
+  optionalBoolean,
+  optionalEnum,
+  optionalRecord,
+  optionalString,
+  requireEnum,
+  requireList,
+  requireMember,
+  requireRecord,
+  requireString,
+  unsupported,
+  type JsonObject,
+} from '@rosetta/protocols/common';
+import { recordItem } from './convert-openai-chat-content';
 
 export interface OpenAIChatTools {
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
 }
 
+const TOOL_TYPES = ['function', 'custom'] as const;
 const CHOICE_MODES = ['none', 'auto', 'required'] as const;
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const CHOICE_SHAPE = "must be 'none', 'auto', 'required' or an object naming a tool";
 
 export function convertOpenAIChatTools({ body }: { body: JsonObject }): Converted<OpenAIChatTools> {
   const warnings: TranslationWarning[] = [];
@@ -22,19 +42,14 @@ export function convertOpenAIChatTools({ body }: { body: JsonObject }): Converte
 }
 
 function convertTools(raw: unknown, warnings: TranslationWarning[]): ToolDefinition[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
+  if (isAbsent(raw)) return undefined;
+  const list = requireList(raw, 'tools');
   const tools: ToolDefinition[] = [];
-  for (const [i, entry] of requireArray(raw, 'tools').entries()) {
+  for (let i = 0; i < list.length; i++) {
     const path = `tools[${i}]`;
-    const tool = requireRecord(entry, path);
-    const type = requireString(tool, 'type', path);
-    if (type === 'function') {
-      tools.push(convertFunctionTool(tool, path));
-    } else if (type === 'custom') {
-      warnings.push({ feature: 'tools', message: `Custom tool at '${path}' has no equivalent upstream and was dropped.` });
-    } else {
-      throw unsupported(`tool type '${type}'`, fieldPath(path, 'type'));
-    }
+    const tool = recordItem(list[i], path);
+    if (requireEnum(tool, 'type', TOOL_TYPES, path) === 'function') tools.push(convertFunctionTool(tool, path));
+    else warnings.push({ feature: 'tools', message: `Custom tool at '${path}' has no equivalent upstream and was dropped.` });
   }
   return tools.length > 0 ? tools : undefined;
 }
@@ -42,8 +57,10 @@ function convertTools(raw: unknown, warnings: TranslationWarning[]): ToolDefinit
 function convertFunctionTool(tool: JsonObject, path: string): ToolDefinition {
   const functionPath = fieldPath(path, 'function');
   const fn = requireRecord(tool['function'], functionPath);
+  const name = requireMember(fn, 'name', functionPath);
+  if (typeof name !== 'string' || !FUNCTION_NAME.test(name)) throw invalidField(fieldPath(functionPath, 'name'), 'must be 1-64 characters of a-z, A-Z, 0-9, _ and -');
   return compact({
-    name: requireString(fn, 'name', functionPath),
+    name,
     description: optionalString(fn, 'description', functionPath),
     parameters: optionalRecord(fn, 'parameters', functionPath),
     strict: optionalBoolean(fn, 'strict', functionPath),
@@ -51,20 +68,21 @@ function convertFunctionTool(tool: JsonObject, path: string): ToolDefinition {
 }
 
 function convertToolChoice(raw: unknown, warnings: TranslationWarning[]): ToolChoice | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (isString(raw)) {
-    const mode = optionalEnum({ tool_choice: raw }, 'tool_choice', CHOICE_MODES);
-    return mode === undefined ? undefined : { type: mode };
+  if (isAbsent(raw)) return undefined;
+  if (typeof raw === 'string') {
+    const mode = CHOICE_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined) throw invalidField('tool_choice', CHOICE_SHAPE);
+    return { type: mode };
   }
-  const choice = requireRecord(raw, 'tool_choice');
-  const type = requireString(choice, 'type', 'tool_choice');
+  if (!isRecord(raw) || typeof raw['type'] !== 'string') throw invalidField('tool_choice', CHOICE_SHAPE);
+  const type = raw['type'];
   switch (type) {
     case 'function': {
-      const fn = requireRecord(choice['function'], 'tool_choice.function');
+      const fn = requireRecord(raw['function'], 'tool_choice.function');
       return { type: 'tool', name: requireString(fn, 'name', 'tool_choice.function') };
     }
     case 'allowed_tools': {
-      const allowed = requireRecord(choice['allowed_tools'], 'tool_choice.allowed_tools');
+      const allowed = requireRecord(raw['allowed_tools'], 'tool_choice.allowed_tools');
       const mode = optionalEnum(allowed, 'mode', ['auto', 'required'] as const, 'tool_choice.allowed_tools') ?? 'auto';
       warnings.push({
         feature: 'tool_choice',

@@ -6,7 +6,7 @@
  */
 import type { EmbeddingInput, EmbeddingRequest } from '@rosetta/canonical';
 import {
-  checkInteger, checkOneOf, checkRoutingFields, checkString, convertRoutingFields, invalid, required, requireObjectBody,
+  checkInteger, checkOneOf, checkString, convertRoutingFields, invalid, required, requireObjectBody,
 } from '@rosetta/protocols/common';
 
 /** OpenAI's limit on inputs per request. */
@@ -23,7 +23,7 @@ export interface OpenAIEmbeddingsCall {
 
 export function convertOpenAIEmbeddingsRequest({ body: raw }: { body: unknown }): OpenAIEmbeddingsCall {
   const body = requireObjectBody(raw);
-  checkRoutingFields(body);
+  const routing = convertRoutingFields({ body });
   const model = required(body, 'model');
   checkString(model, 'model');
   checkOneOf(body['encoding_format'], 'encoding_format', ['float', 'base64']);
@@ -32,7 +32,7 @@ export function convertOpenAIEmbeddingsRequest({ body: raw }: { body: unknown })
   const request: EmbeddingRequest = {
     model: model as string,
     inputs: readInputs(required(body, 'input')),
-    routing: convertRoutingFields({ body }),
+    routing,
     passthrough: { protocol: 'openai', body },
   };
   const dimensions = body['dimensions'];

@@ -15,7 +15,6 @@ export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBo
 export * from './reasoning-details';
 export { openAIChatUpstream } from './openai-chat.upstream';
 export { openAIChatDialect } from './openai-chat.dialect';
-export * from './openai-chat.validate';
 export { convertOpenAIEmbeddingsRequest, MAX_OPENAI_EMBEDDING_INPUTS, type EmbeddingEncoding, type OpenAIEmbeddingsCall } from './convert-openai-embeddings-request';
 export { convertToOpenAIEmbeddingsRequest } from './convert-to-openai-embeddings-request';
 export { convertOpenAIEmbeddingsResponse } from './convert-openai-embeddings-response';

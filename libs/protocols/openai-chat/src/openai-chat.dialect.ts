@@ -1,12 +1,10 @@
-import { GatewayError } from '@rosetta/canonical';
-import { SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
+import { isRecord, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { convertOpenAIChatRequest } from './convert-openai-chat-request';
 import { convertOpenAIEmbeddingsRequest } from './convert-openai-embeddings-request';
 import { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
 import { convertToOpenAIEmbeddingsResponse } from './convert-to-openai-embeddings-response';
 import { renderOpenAIChatError } from './openai-chat-error';
 import { OpenAIChatStreamEncoder } from './openai-chat-stream-encoder';
-import { validateOpenAIChatRequest } from './openai-chat.validate';
 
 declare module '@rosetta/canonical' {
   interface DialectIds {
@@ -24,19 +22,15 @@ export const openAIChatDialect: ClientDialect = {
   ownsPath: () => true,
   credential: {},
   renderError: renderOpenAIChatError,
-  decodeForRouting(body) {
-    if (!Array.isArray(body['messages'])) throw GatewayError.invalidRequest('messages is required', 'messages');
-    return convertOpenAIChatRequest({ body }).value;
-  },
   decodeEmbed(input) {
     const { request, encodingFormat } = convertOpenAIEmbeddingsRequest({ body: input.body });
     return { request, warnings: [], encodeResponse: (response, costUsd) => convertToOpenAIEmbeddingsResponse({ response, encodingFormat, costUsd }) };
   },
   decodeChat(input) {
-    const body = validateOpenAIChatRequest(withDefaultModel(input.body, input.defaultModel));
+    const body = withDefaultModel(input.body, input.defaultModel);
     const { value: request, warnings } = convertOpenAIChatRequest({ body });
-    const options = body['stream_options'] as Record<string, unknown> | undefined;
-    const includeUsage = options?.['include_usage'] === true;
+    // Checked by the decode: an object when present.
+    const includeUsage = isRecord(body) && isRecord(body['stream_options']) && body['stream_options']['include_usage'] === true;
     return {
       request,
       warnings,

@@ -2,14 +2,14 @@
  * Content parts of Responses input items (`input_text`, `input_image`, `input_file`, and the
  * assistant's `output_text` / `refusal`). Every failure names the part's path.
  */
-import { GatewayError, type AssistantContentPart, type DocumentPart, type ImagePart, type MediaSource, type TextPart, type ToolResultContent, type UserContentPart } from '@rosetta/canonical';
-import { compact, fieldPath, isString, optionalString, parseDataUrl, requireRecord, requireString, unsupported, type JsonObject } from '@rosetta/protocols/common';
+import type { AssistantContentPart, DocumentPart, ImagePart, MediaSource, TextPart, ToolResultContent, UserContentPart } from '@rosetta/canonical';
+import { compact, fieldPath, invalidField, isString, optionalString, parseDataUrl, requireRecord, requireString, unsupported, type JsonObject } from '@rosetta/protocols/common';
 
 /** Responses files with no media type of their own (bare base64) are taken to be PDFs, as OpenAI does. */
 const DEFAULT_FILE_MEDIA_TYPE = 'application/pdf';
 
 export function requireList(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value)) throw GatewayError.invalidRequest(`Invalid type for '${path}': expected a string or an array.`, path);
+  if (!Array.isArray(value)) throw invalidField(path, 'must be a string or an array');
   return value;
 }
 
@@ -76,7 +76,7 @@ function convertImage(part: JsonObject, path: string): ImagePart {
   } else if (fileId !== undefined) {
     source = { kind: 'file', fileId };
   } else {
-    throw GatewayError.invalidRequest(`'${path}' needs either 'image_url' or 'file_id'.`, path);
+    throw invalidField(path, "needs either 'image_url' or 'file_id'");
   }
   const detail = optionalString(part, 'detail', path);
   return compact({ type: 'image', source, detail: detail === 'auto' ? undefined : detail });
@@ -90,6 +90,6 @@ function convertFile(part: JsonObject, path: string): DocumentPart {
   if (data !== undefined) source = { kind: 'base64', ...(parseDataUrl(data) ?? { mediaType: DEFAULT_FILE_MEDIA_TYPE, data }) };
   else if (url !== undefined) source = { kind: 'url', url };
   else if (fileId !== undefined) source = { kind: 'file', fileId };
-  else throw GatewayError.invalidRequest(`'${path}' needs one of 'file_data', 'file_url' or 'file_id'.`, path);
+  else throw invalidField(path, "needs one of 'file_data', 'file_url' or 'file_id'");
   return compact({ type: 'document', source, filename: optionalString(part, 'filename', path) });
 }

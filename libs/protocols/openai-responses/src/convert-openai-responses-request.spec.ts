@@ -133,11 +133,11 @@ describe('convertOpenAIResponsesRequest', () => {
   });
 
   it('refuses what it cannot honour, naming the field', () => {
-    expect(refusal({ input: 'x', background: true })).toEqual({ message: "Unsupported background responses ('background': true) at 'background'.", param: 'background' });
+    expect(refusal({ input: 'x', background: true })).toEqual({ message: "Invalid 'background': unsupported background responses ('background': true)", param: 'background' });
     expect(refusal({ input: 'x', conversation: 'conv_1' })).toEqual(expect.objectContaining({ param: 'conversation' }));
-    expect(refusal({ input: [{ type: 'message', content: 'no role' }] })).toEqual({ message: "Invalid type for 'input[0].role': expected a string.", param: 'input[0].role' });
+    expect(refusal({ input: [{ type: 'message', content: 'no role' }] })).toEqual({ message: "Missing required field 'input[0].role'", param: 'input[0].role' });
     expect(refusal({ input: [{ role: 'user', content: [{ type: 'input_audio' }] }] })).toEqual(expect.objectContaining({ param: 'input[0].content[0].type' }));
-    expect(refusal({ input: [{ role: 'user', content: [{ type: 'input_image' }] }] })).toEqual({ message: "'input[0].content[0]' needs either 'image_url' or 'file_id'.", param: 'input[0].content[0]' });
+    expect(refusal({ input: [{ role: 'user', content: [{ type: 'input_image' }] }] })).toEqual({ message: "Invalid 'input[0].content[0]': needs either 'image_url' or 'file_id'", param: 'input[0].content[0]' });
     expect(refusal({ input: 'x', metadata: { a: 1 } })).toEqual(expect.objectContaining({ param: 'metadata.a' }));
     expect(refusal({ input: 'x', truncation: 'sometimes' })).toEqual(expect.objectContaining({ param: 'truncation' }));
     expect(refusal({ input: 'x', tools: [{ type: 'namespace', name: 'n', tools: [{ type: 'namespace', name: 'm', tools: [] }] }] })).toEqual(expect.objectContaining({ param: 'tools[0].tools[0].type' }));

@@ -21,7 +21,6 @@ class Store {
       headers: {},
       requestId: 'req_test',
       defaultModel: 'rosetta/auto',
-      estimatePromptTokens: () => 0,
       stored,
       keep: async ({ id, record }) => {
         this.records.set(id, structuredClone(record));
@@ -70,13 +69,12 @@ describe('openAIResponsesDialect with stored answers', () => {
       headers: {},
       requestId: 'req_test',
       defaultModel: 'rosetta/auto',
-      estimatePromptTokens: () => 0,
       stored: new Map(),
       keep: async ({ id, record }) => {
         store.records.set(id, structuredClone(record));
       },
     });
-    const framing = exchange.streamFraming('rosetta/gpt-5');
+    const framing = exchange.streamFraming('rosetta/gpt-5', 0);
     const events: StreamEvent[] = [
       { type: 'start', id: 'up_1', model: 'gpt-5', created: 1 },
       { type: 'thinking-start', index: 0 },

@@ -1,5 +1,5 @@
-import { GatewayError, type CanonicalResponse } from '@rosetta/canonical';
-import { isRecord, isStringArray, requireRecord, SSE_CONTENT_TYPE, withDefaultModel, type ChatInput, type ClientDialect, type JsonObject, type StreamFraming } from '@rosetta/protocols/common';
+import type { CanonicalResponse } from '@rosetta/canonical';
+import { isRecord, isStringArray, missingField, requireObjectBody, SSE_CONTENT_TYPE, withDefaultModel, type ChatInput, type ClientDialect, type JsonObject, type StreamFraming } from '@rosetta/protocols/common';
 import { convertOpenAIResponsesRequest } from './convert-openai-responses-request';
 import { convertToOpenAIResponsesOutput } from './convert-to-openai-responses-output';
 import { renderOpenAIResponsesError } from './openai-responses-error';
@@ -79,9 +79,9 @@ export const openAIResponsesDialect: ClientDialect = {
 
 /** The body with its stored conversation rebuilt (as the upstream must see it), decoded. */
 function decodeConversation(raw: unknown, defaultModel: string, stored: ChatInput['stored'], id: string) {
-  const body = requireRecord(withDefaultModel(raw, defaultModel), '');
+  const body = requireObjectBody(withDefaultModel(raw, defaultModel));
   const conversation = rebuildConversation(body, stored, id);
-  if (conversation.history.length + conversation.own.length === 0) throw GatewayError.invalidRequest("Missing required parameter: 'input'.", 'input');
+  if (conversation.history.length + conversation.own.length === 0) throw missingField('input');
   const expanded: JsonObject = { ...body, input: [...conversation.history, ...conversation.own] };
   return { body, conversation, ...convertOpenAIResponsesRequest({ body: expanded }) } as const;
 }

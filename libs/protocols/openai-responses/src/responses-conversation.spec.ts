@@ -46,7 +46,7 @@ describe('Responses conversation state', () => {
       param: 'previous_response_id',
     });
     expect(refusal(() => rebuildConversation({ input: [{ type: 'item_reference', id: `msg_${NEXT.slice(5)}_0` }] }, stored, PREV))).toEqual({ message: `Item with id 'msg_${NEXT.slice(5)}_0' not found.`, param: 'input[0].id' });
-    expect(refusal(() => rebuildConversation({ input: 7 }, stored, PREV))).toEqual({ message: "Invalid type for 'input': expected a string or an array.", param: 'input' });
+    expect(refusal(() => rebuildConversation({ input: 7 }, stored, PREV))).toEqual({ message: "Invalid 'input': must be a string or an array", param: 'input' });
   });
 
   it('pages input items newest first by default, oldest first on request', () => {

@@ -5,7 +5,7 @@
  */
 import { GatewayError } from '@rosetta/canonical';
 import type { StoredRecord } from '@rosetta/protocols/common';
-import { isRecord, isString, type JsonObject } from '@rosetta/protocols/common';
+import { invalidField, isRecord, isString, type JsonObject } from '@rosetta/protocols/common';
 import { itemNotFound } from './convert-openai-responses-input';
 import { itemId, responseIdOfItem, type ItemPrefix } from './responses-ids';
 
@@ -71,7 +71,7 @@ function history(previous: string, stored: ReadonlyMap<string, StoredRecord> | u
 function ownItems(input: unknown, stored: ReadonlyMap<string, StoredRecord> | undefined, responseId: string): JsonObject[] {
   if (isString(input)) return [{ id: itemId(responseId, 'msg', 'i0'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
   if (input === undefined || input === null) return [];
-  if (!Array.isArray(input)) throw GatewayError.invalidRequest("Invalid type for 'input': expected a string or an array.", 'input');
+  if (!Array.isArray(input)) throw invalidField('input', 'must be a string or an array');
   const references = new ReferenceIndex(stored);
   return input.map((raw, i) => {
     if (!isRecord(raw)) return raw as JsonObject; // the decoder names the field

@@ -12,8 +12,11 @@ export const CIRCUIT_BREAKER_OPTIONS = Symbol('CIRCUIT_BREAKER_OPTIONS');
 export class CircuitBreakerService extends CircuitBreaker {
   constructor(@Optional() @Inject(CIRCUIT_BREAKER_OPTIONS) options?: CircuitBreakerOptions, @Optional() metrics?: MetricsService) {
     super(options ?? {});
-    metrics?.gauge('rosetta_circuit_state', "Each endpoint's circuit on this replica: 0 closed, 1 half-open, 2 open.", () =>
-      this.endpoints().map((endpoint) => ({ labels: { endpoint }, value: STATE_VALUE[this.state(endpoint)] })),
+    metrics?.gauge(
+      'rosetta_circuit_state',
+      "Each endpoint's circuit on this replica: 0 closed, 1 half-open, 2 open.",
+      () => this.endpoints().map((endpoint) => ({ labels: { endpoint }, value: STATE_VALUE[this.state(endpoint)] })),
+      ['endpoint'],
     );
   }
 }
