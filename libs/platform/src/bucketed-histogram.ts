@@ -19,7 +19,7 @@ interface Sample {
  * prom-client's own (`_bucket` with `le`, `_sum`, `_count`). An observation is a map lookup, a
  * walk over the bounds and three adds. prom-client's Histogram hashes the label object and
  * allocates on every observation, and the profiles put it at 0.6% of the gateway's CPU, one call
- * per request (docs/decisions/0012); the registry reads any metric by its `get()`.
+ * per request (docs/decisions/0014); the registry reads any metric by its `get()`.
  */
 export class BucketedHistogram {
   readonly type = 'histogram';

@@ -22,7 +22,7 @@ interface PendingIncrement {
  * A prom-client counter fed at scrape time: `inc` adds to this series' pending sum (a map lookup
  * and an add, as the hand-written counters did), and the counter's `collect` hands each sum to
  * prom-client before it renders. prom-client hashes a label object and allocates on every one of
- * its own updates; per request that was most of what the switch to it cost (docs/decisions/0012).
+ * its own updates; per request that was most of what the switch to it cost (docs/decisions/0014).
  */
 export class Counter {
   private readonly pending = new Map<string, PendingIncrement>();
