@@ -14,6 +14,9 @@ import type { GatewayProcess } from './support/gateway-process';
  * the SDKs decode are the simulator's, bit for bit; every request that reached an upstream has its
  * ledger row and its cost.
  */
+/** `usage.cost` is rounded to the pico-dollar (12 × 2e-8 is 2.4000000000000003e-7 in floating point; the answer says 2.4e-7). */
+const toPicoUsd = (usd: number): number => Math.round(usd * 1e12) / 1e12;
+
 describe('embeddings through the official SDKs, to both upstream protocols', () => {
   let stack: EmbeddingsStack;
   let sim: RunningSimulator;
@@ -48,7 +51,7 @@ describe('embeddings through the official SDKs, to both upstream protocols', () 
       ]);
       expect(res.model).toBe(TE3);
       // The simulator counts a quarter token per character: 6 + 6.
-      expect(res.usage).toEqual({ prompt_tokens: 12, total_tokens: 12, cost: 12 * PRICE[TE3] });
+      expect(res.usage).toEqual({ prompt_tokens: 12, total_tokens: 12, cost: toPicoUsd(12 * PRICE[TE3]) });
       expect([response.headers.get('x-rosetta-model'), response.headers.get('x-rosetta-provider'), response.headers.get('x-rosetta-attempts'), response.headers.get('x-rosetta-cost-usd')]).toEqual([TE3, 'openai', '1', '0.00000024']);
       expect(sim.requests()).toEqual([
         expect.objectContaining({ protocol: 'openai', path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: ['The food was delicious.', 'The waiter was friendly.'], encoding_format: 'float' } }),
@@ -62,7 +65,7 @@ describe('embeddings through the official SDKs, to both upstream protocols', () 
       const res = await openai.embeddings.create({ model: TE3, input: 'Shorter, please.', dimensions: 64, encoding_format: 'float', provider_order: ['gemini-mirror'] } as OpenAI.EmbeddingCreateParams);
       // Gemini shortens by truncating, and that is what the caller gets.
       expect(res.data[0]!.embedding).toEqual(geminiVector('text-embedding-3-small', 'Shorter, please.', { dimensions: 64 }));
-      expect(res.usage).toEqual({ prompt_tokens: estimated('Shorter, please.'), total_tokens: estimated('Shorter, please.'), cost: estimated('Shorter, please.') * PRICE[TE3] });
+      expect(res.usage).toEqual({ prompt_tokens: estimated('Shorter, please.'), total_tokens: estimated('Shorter, please.'), cost: toPicoUsd(estimated('Shorter, please.') * PRICE[TE3]) });
       expect(sim.requests()[0]).toMatchObject({
         protocol: 'gemini',
         path: '/v1beta/models/text-embedding-3-small:embedContent',

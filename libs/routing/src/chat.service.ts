@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { addUsage, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
 import { runCascade, replayAsStream, type CascadeDeps, type CascadeProgress } from './cascade-run';
 import { estimatePromptTokens, type BudgetHold, type TokenReservation } from '@rosetta/limits';
-import { costUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
+import { costUsd, roundUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
 import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
@@ -184,7 +184,7 @@ async function* settleWhenDone(events: AsyncIterable<StreamEvent>, options: Sett
 function charge(reported: Usage, { draft, pricing, probes, replayed }: SettleOptions): { usage: Usage; costUsd: number } {
   if (replayed) return { usage: draft?.usage ?? reported, costUsd: draft?.costUsd ?? costUsd(reported, pricing) };
   if (probes) {
-    const all = { usage: addUsage(probes.usage, reported), costUsd: probes.costUsd + costUsd(reported, pricing) };
+    const all = { usage: addUsage(probes.usage, reported), costUsd: roundUsd(probes.costUsd + costUsd(reported, pricing)) };
     draft?.cascaded(all.usage, all.costUsd, probes.answered.size + 1);
     return all;
   }

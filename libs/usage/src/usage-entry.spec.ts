@@ -13,6 +13,8 @@ describe('usage cost', () => {
   });
 
   it('costs nothing without usage or pricing, and rows carry latency and tokens', () => {
+    // text-embedding-3-small's price: the float product is 2.4000000000000003e-7 before rounding.
+    expect(JSON.stringify({ cost: costUsd({ inputTokens: 12, outputTokens: 0 }, { prompt: '0.00000002', completion: '0' }) })).toBe('{"cost":2.4e-7}');
     expect(costUsd(undefined, pricing)).toBe(0);
     const draft = new UsageDraft({ requestId: 'r', dialect: 'openai', startedAt: 1000 });
     draft.planned('rosetta/gpt-4o-mini', true, undefined);

@@ -178,7 +178,15 @@ export function costUsd(usage: Usage | undefined, pricing: TokenPricing | undefi
   const cached = usage.cachedInputTokens ?? 0;
   const written = usage.cacheCreationInputTokens ?? 0;
   const plainInput = Math.max(0, usage.inputTokens - cached - written);
-  return plainInput * p.prompt + cached * p.cacheRead + written * p.cacheWrite + usage.outputTokens * p.completion + p.request;
+  return roundUsd(plainInput * p.prompt + cached * p.cacheRead + written * p.cacheWrite + usage.outputTokens * p.completion + p.request);
+}
+
+/**
+ * A dollar amount to the pico-dollar: what callers see as `usage.cost` then reads 0.000027, not
+ * 0.000027000000000000002 (float products and sums), and no price is that fine.
+ */
+export function roundUsd(value: number): number {
+  return Math.round(value * 1e12) / 1e12;
 }
 
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
