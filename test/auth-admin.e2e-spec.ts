@@ -63,6 +63,8 @@ describe('API keys, admin API and revocation across replicas', () => {
       ['missing', async () => ({}), 'Missing API key: send it in the X-API-Key header or as Authorization: Bearer <key>'],
       ['unknown', async () => ({ authorization: 'Bearer rsk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), 'Invalid API key'],
       ['garbage', async () => ({ authorization: 'Bearer nonsense' }), 'Invalid API key'],
+      ['an admin token', async () => ({ authorization: 'Bearer rat_0123456789abcdefghijklmnopqrstuv' }),
+        'Invalid API key: this is an admin token (rat_…), which signs in to the dashboard and the admin API; call models with an API key (rsk_…) created there'],
       ['wrong secret', async () => {
         const { key } = await createKey(a);
         return { 'x-api-key': `${key.slice(0, -4)}AAAA` };

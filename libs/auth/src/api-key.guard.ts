@@ -16,6 +16,7 @@ const MESSAGES = {
   invalid: 'Invalid API key',
   revoked: 'API key has been revoked',
   expired: 'API key has expired',
+  adminToken: 'Invalid API key: this is an admin token (rat_…), which signs in to the dashboard and the admin API; call models with an API key (rsk_…) created there',
 } as const;
 
 @Injectable()
@@ -39,6 +40,9 @@ export async function authenticate(keys: KeyCacheService, source: CredentialSour
   const credential = extractCredential(source, extra);
   if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
   const result = await keys.check(credential);
-  if (!result.ok) throw new GatewayError('authentication_error', MESSAGES[result.reason]);
+  if (!result.ok) {
+    const reason = result.reason === 'invalid' && credential.startsWith('rat_') ? 'adminToken' : result.reason;
+    throw new GatewayError('authentication_error', MESSAGES[reason]);
+  }
   return result.key;
 }
