@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build if needed, then run the gateway. With no upstream credentials at all, start
-// the bundled simulator first and point every built-in provider at it, saying so loudly.
+// the bundled simulator first and point every built-in provider at it, saying so loudly — unless
+// SIMULATOR_URL names one already running, which the gateway then uses itself (config.ts).
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 const { ensureBuilt } = require('./ensure-built');
@@ -45,7 +46,7 @@ async function startSimulator() {
 
 async function main() {
   ensureBuilt();
-  const simulator = hasCredentials ? undefined : await startSimulator();
+  const simulator = hasCredentials || env.SIMULATOR_URL ? undefined : await startSimulator();
   const gateway = spawn(process.execPath, ['--enable-source-maps', join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' });
   // Forwarded for launchers that signal only this process; when the whole group was signalled the
   // gateway gets it twice and takes the two as one stop request.
