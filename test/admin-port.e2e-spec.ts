@@ -33,6 +33,15 @@ describe('ADMIN_PORT', () => {
     }
   });
 
+  it("tells a signed-in dashboard where the data plane is: its port, the host left to the page when it listens on every interface", async () => {
+    const signIn = await fetch(`${admin}/admin/session`, { method: 'POST', headers: { 'x-rosetta-dashboard': '1', 'content-type': 'application/json' }, body: JSON.stringify({ token: TEST_ADMIN_TOKEN }) });
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect(((await signIn.json()) as any).data_plane).toEqual({ same_origin: false, host: '127.0.0.1', port: stack.gateway.port });
+    expect(((await (await fetch(`${admin}/admin/session`, { headers: { cookie } })).json()) as any).data_plane).toEqual({ same_origin: false, host: '127.0.0.1', port: stack.gateway.port });
+    // Not to a stranger.
+    expect(((await (await fetch(`${admin}/admin/session`)).json()) as any).data_plane).toBeUndefined();
+  });
+
   it('serves the data plane only on the main port, and the probes on both', async () => {
     expect((await fetch(`${stack.gateway.url}/v1/models`, { headers: bearer(stack.key) })).status).toBe(200);
     const chat = await fetch(`${admin}/v1/chat/completions`, {

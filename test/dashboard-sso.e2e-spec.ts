@@ -125,6 +125,9 @@ describe('the dashboard with OIDC single sign-on', () => {
       return { status: res.status, body: await res.json() };
     });
     expect(refused).toMatchObject({ status: 403, body: { error: { type: 'permission_error', message: 'Signed in as victor@example.com with the viewer role: viewers can look at everything but change nothing' } } });
+    // Reading the ledger changes nothing either: the viewer sees the recent requests.
+    const requests = await page.evaluate(async () => (await fetch('/admin/requests?limit=5', { headers: { 'x-rosetta-dashboard': '1' } })).status);
+    expect(requests).toBe(200);
     // Explaining a route changes nothing: a viewer may.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Router' }).click();
     await page.getByRole('button', { name: 'Route' }).click();

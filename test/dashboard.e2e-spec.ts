@@ -82,6 +82,8 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Copy' }).waitFor();
     secret = (await page.getByTestId('new-secret').textContent())!;
     expect(secret).toMatch(/^rsk_[A-Za-z0-9]{12}_[A-Za-z0-9]{40}$/);
+    // Where to send requests: the dashboard is on the data plane's own port here.
+    await expect(page.getByTestId('base-url-openai').textContent()).resolves.toBe(url('/v1'));
     await screenshot(page, 'keys-secret-once');
 
     const { data, response } = await sdk(secret).chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'Hello from the dashboard test' }] }).withResponse();
@@ -138,6 +140,11 @@ describe('the dashboard in a browser', () => {
     const endpoint = page.getByRole('region', { name: 'Provider local-vllm' }).locator('tr', { hasText: 'rosetta/local-llama' });
     await endpoint.getByText('100%').waitFor();
     await endpoint.getByText('1 call', { exact: true }).waitFor();
+    // A provider without a key (the catalog's groq: the stack sets no GROQ key) is not called: its endpoints say so, not "Operational".
+    const idle = page.getByRole('region', { name: 'Provider groq' });
+    await idle.getByText('No key: not called').waitFor();
+    expect(await idle.locator('td[data-label="Status"]').count()).toBeGreaterThan(0);
+    expect(new Set(await idle.locator('td[data-label="Status"]').allTextContents())).toEqual(new Set(['Not called (no key)']));
     await screenshot(page, 'providers');
   });
 
@@ -177,6 +184,36 @@ describe('the dashboard in a browser', () => {
     await screenshot(page, 'usage');
   });
 
+  it('lists recent requests: the key\'s request is there, and opens its details', async () => {
+    await nav('Requests').click();
+    const recent = page.getByRole('region', { name: 'Recent requests' });
+    const row = recent.locator('tr', { has: page.getByRole('button', { name: `Open request ${requestId}` }) });
+    await row.waitFor();
+    await expect(row.locator('td[data-label="Key"]').textContent()).resolves.toBe('ci-bot');
+    await expect(row.locator('td[data-label="Status"]').textContent()).resolves.toBe('200');
+    // Newest first: the request to the new provider came after it.
+    await expect(recent.locator('tbody tr').first().locator('td[data-label="Model"]').textContent()).resolves.toMatch(/^rosetta\/local-llama/);
+    await row.getByRole('button', { name: `Open request ${requestId}` }).click();
+    const details = page.getByRole('region', { name: 'Request details' });
+    await details.getByRole('heading', { name: `Request ${requestId}` }).waitFor();
+    const field = (label: string) => details.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+    await expect(field('Key').textContent()).resolves.toBe('ci-bot');
+    await expect(field('Served model').textContent()).resolves.toBe('rosetta/gpt-4o-mini');
+
+    // Filters: errors only (none yet), then one model's requests.
+    await recent.getByLabel('Errors only').check();
+    await recent.getByText('No requests match these filters.').waitFor();
+    await recent.getByLabel('Errors only').uncheck();
+    await recent.getByLabel('Model').selectOption('rosetta/local-llama');
+    await recent.locator('tbody tr').filter({ hasText: 'rosetta/local-llama' }).first().waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(await recent.locator('tbody tr').count()).toBe(1);
+    await recent.getByLabel('Model').selectOption('');
+    await row.waitFor();
+    await page.evaluate('scrollTo(0, 0)'); // opening a row scrolled to its details; the screenshot shows the whole page from the top
+    await screenshot(page, 'requests-list');
+  });
+
   it('looks a request up by its id: served model, provider, tokens, cost, latency', async () => {
     await nav('Requests').click();
     await page.getByLabel('Request ID').fill(requestId);
@@ -207,6 +244,11 @@ describe('the dashboard in a browser', () => {
     expect(await decision.locator('table', { hasText: 'Signals' }).locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await decision.locator('table', { hasText: 'Candidates' }).locator('tbody tr').count()).toBeGreaterThan(1);
     await screenshot(page, 'router');
+
+    // A Responses API body (/v1/responses) is read as one.
+    await page.getByLabel('Prompt or request body').fill(JSON.stringify({ input: [{ role: 'user', content: [{ type: 'input_text', text: 'Prove that the square root of 2 is irrational.' }] }], instructions: 'Be rigorous.' }));
+    await page.getByRole('button', { name: 'Route' }).click();
+    await decision.getByText(/^Read as openai-responses · requested rosetta\/auto/).waitFor();
   });
 
   it('revokes the key after an in-page confirmation, and the SDK client then gets 401', async () => {
@@ -265,6 +307,14 @@ describe('the dashboard in a browser', () => {
     await phone.getByRole('heading', { name: 'Keys' }).waitFor();
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await screenshot(phone, 'phone-keys');
+    await phone.getByRole('button', { name: 'Create key' }).click();
+    await phone.getByText(/\d+ models: the list scrolls\./).waitFor();
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'phone-key-form');
+    await phone.goto(url('/dashboard/requests'));
+    await phone.getByRole('region', { name: 'Recent requests' }).locator('tbody tr').first().waitFor();
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'phone-requests');
     await phone.close();
   });
 

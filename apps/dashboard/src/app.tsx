@@ -14,7 +14,7 @@ import { UsagePage } from './pages/usage';
 import { usePage, type PagePath } from './router';
 import type { SessionView } from './types';
 
-const PAGE_VIEWS: Record<PagePath, (props: { canWrite: boolean }) => preact.JSX.Element> = {
+const PAGE_VIEWS: Record<PagePath, (props: { canWrite: boolean; session: SessionView }) => preact.JSX.Element> = {
   keys: KeysPage,
   teams: TeamsPage,
   plans: PlansPage,
@@ -80,7 +80,7 @@ export function App() {
   };
   return (
     <Layout session={session} page={page} onSignOut={signOut}>
-      <View canWrite={session.role === 'admin'} />
+      <View canWrite={session.role === 'admin'} session={session} />
     </Layout>
   );
 }

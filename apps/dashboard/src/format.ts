@@ -27,6 +27,15 @@ export function dateTime(iso: string | null | undefined): string {
   return date.toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
+/** A recent time in few characters: the time alone today, the day and time this year, else in full. */
+export function shortDateTime(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  const time = date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (date.toDateString() === now.toDateString()) return time;
+  if (date.getFullYear() === now.getFullYear()) return `${date.toLocaleDateString('en-GB', { day: '2-digit', month: 'short' })}, ${time}`;
+  return dateTime(iso);
+}
+
 /** "3 min ago", "in 2 days": for last-used and expiry columns. */
 export function ago(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return 'never';

@@ -9,6 +9,17 @@ export interface SessionView {
   name?: string;
   method?: string;
   expires_at?: string;
+  /** Where clients send requests: this page's origin, or another port (and host) when the dashboard is on ADMIN_PORT. */
+  data_plane?: { same_origin: true } | { same_origin: false; host: string | null; port: number };
+}
+
+/** The gateway's base URL for clients, as the page can tell it; undefined when the gateway did not say. */
+export function dataPlaneUrl(view: SessionView['data_plane'], page: { origin: string; protocol: string; hostname: string }): string | undefined {
+  if (!view) return undefined;
+  if (view.same_origin) return page.origin;
+  // A separate listener speaks plain HTTP (TLS, where there is some, ends in front of it on a port the gateway cannot know).
+  const host = view.host ?? page.hostname;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${view.port}`;
 }
 
 export interface Key {
@@ -129,4 +140,36 @@ export interface AuditEntry {
 
 export interface ModelSummary {
   id: string;
+}
+
+/** A request as the ledger recorded it (`GET /admin/requests`, `GET /admin/requests/{id}`). */
+export interface LedgerRow {
+  request_id: string;
+  client_request_id: string | null;
+  created_at: string;
+  api_key_id: string | null;
+  key_name: string | null;
+  team_id: string | null;
+  team_name: string | null;
+  dialect: string;
+  requested_model: string | null;
+  served_model: string | null;
+  provider: string | null;
+  status: number;
+  error_type: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: string;
+  latency_ms: number;
+  ttft_ms: number | null;
+  streamed: boolean;
+  attempts: number;
+  route: string | null;
+}
+
+export interface LedgerPage {
+  data: LedgerRow[];
+  next_cursor: string | null;
 }

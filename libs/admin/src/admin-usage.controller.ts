@@ -4,6 +4,7 @@ import { GatewayError } from '@rosetta/canonical';
 import { isGatewayRequestId } from '@rosetta/platform';
 import { usageCsv, usageTotals, UsageRecorderService, UsageRepository, type UsageReportRow, type UsageTotals } from '@rosetta/usage';
 import { AdminGuard } from './admin.guard';
+import { parseRequestListQuery } from './request-list-query';
 import { parseUsageQuery } from './usage-query';
 
 /**
@@ -33,6 +34,18 @@ export class AdminUsageController {
     private readonly usage: UsageRepository,
     private readonly recorder: UsageRecorderService,
   ) {}
+
+  /**
+   * Recent requests, newest first, a page at a time: `next_cursor` names the next (older) page,
+   * null on the last. Filters and limits in `parseRequestListQuery`; each row as in the lookup below.
+   */
+  @Get('requests')
+  async requests(@Query() query: Record<string, unknown>): Promise<{ data: Record<string, unknown>[]; next_cursor: string | null }> {
+    const filter = parseRequestListQuery(query);
+    await this.recorder.flush(); // this replica's requests that just ended are on the first page
+    const page = await this.usage.page(filter);
+    return { data: page.data, next_cursor: page.nextCursor };
+  }
 
   /**
    * By the `x-request-id` the gateway answered with: served model, provider, key and team,

@@ -52,7 +52,7 @@ function parseGroupBy(value: string | undefined): UsageDimension[] {
   return dimensions;
 }
 
-function single(query: Record<string, unknown>, name: string): string | undefined {
+export function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw invalid(name, `Invalid '${name}': give it once, as a single value`);
@@ -60,7 +60,7 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 }
 
 /** An ISO 8601 date or date-time; a date alone is UTC midnight, or the next one for an end. */
-function instant(text: string, name: string, end: boolean): Date {
+export function instant(text: string, name: string, end: boolean): Date {
   const date = DATE.exec(text);
   const dateTime = date ? null : DATE_TIME.exec(text);
   const parts = date ?? dateTime;
@@ -76,12 +76,12 @@ function instant(text: string, name: string, end: boolean): Date {
   return date && end ? new Date(parsed.getTime() + DAY_MS) : parsed;
 }
 
-function id(query: Record<string, unknown>, name: string, what: string): string | undefined {
+export function id(query: Record<string, unknown>, name: string, what: string): string | undefined {
   const value = single(query, name);
   if (value !== undefined && !UUID.test(value)) throw invalid(name, `Invalid '${name}': must be ${what}, got '${value}'`);
   return value;
 }
 
-function invalid(param: string, message: string): GatewayError {
+export function invalid(param: string, message: string): GatewayError {
   return GatewayError.invalidRequest(message, param);
 }

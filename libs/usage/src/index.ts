@@ -4,3 +4,4 @@ export * from './usage-recorder.service';
 export * from './usage.module';
 export * from './usd';
 export * from './usage-report';
+export * from './ledger-page';

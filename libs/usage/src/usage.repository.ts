@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { encodeCursor, ledgerPageQuery, type LedgerPageFilter } from './ledger-page';
 import type { UsageRow } from './usage-entry';
 import { reportColumns, type UsageDimension, type UsageReportFilter, type UsageReportRow } from './usage-report';
 import { usdString } from './usd';
@@ -74,6 +75,19 @@ export class UsageRepository {
       [clientRequestId, limit],
     );
     return rows.map(presentLedgerRow);
+  }
+
+  /**
+   * Ledger rows newest first, filtered, with key and team names (see `ledgerPageQuery`), and the
+   * cursor of the next, older page when there is one.
+   */
+  async page(filter: LedgerPageFilter): Promise<{ data: Record<string, unknown>[]; nextCursor: string | null }> {
+    const { sql, params } = ledgerPageQuery(filter);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(sql, params);
+    const data = rows.slice(0, filter.limit);
+    const last = data.at(-1);
+    const nextCursor = rows.length > filter.limit && last ? encodeCursor({ time: String(last['cursor_time']), requestId: String(last['request_id']) }) : null;
+    return { data: data.map(({ cursor_time: _time, ...row }) => presentLedgerRow(row)), nextCursor };
   }
 
   /**

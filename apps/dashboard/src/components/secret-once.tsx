@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 
 /** A new key's secret, shown this once with a Copy button; it is not kept anywhere after "Done". */
-export function SecretOnce({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
+export function SecretOnce({ name, secret, baseUrl, onDone }: { name: string; secret: string; baseUrl?: string; onDone: () => void }) {
   const [copied, setCopied] = useState<string>();
   const code = useRef<HTMLElement>(null);
   const copy = async (): Promise<void> => {
@@ -34,6 +34,18 @@ export function SecretOnce({ name, secret, onDone }: { name: string; secret: str
       <p class="hint" role="status">
         {copied ?? 'Use it as Authorization: Bearer <key> (or X-API-Key) with any of the four dialects.'}
       </p>
+      {baseUrl && (
+        <dl class="endpoints" aria-label="Where to send requests">
+          <div>
+            <dt>OpenAI SDKs (chat, Responses, embeddings): base URL</dt>
+            <dd><code data-testid="base-url-openai">{`${baseUrl}/v1`}</code></dd>
+          </div>
+          <div>
+            <dt>Anthropic and Gemini SDKs: base URL</dt>
+            <dd><code>{baseUrl}</code></dd>
+          </div>
+        </dl>
+      )}
       <button type="button" class="secondary" onClick={onDone}>
         Done
       </button>

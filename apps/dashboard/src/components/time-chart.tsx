@@ -14,6 +14,12 @@ export interface ChartSeries {
 /** Tick steps for counts: whole numbers only (no "1.5 requests"). */
 const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
 
+/**
+ * Every chart's value axis is this wide, whatever its labels ("$0.00002" or "12"), so charts of
+ * the same range share one plot width and therefore the same time ticks, one under the other.
+ */
+const Y_AXIS_WIDTH = 84;
+
 export function TimeChart({ title, times, series, format, summary, whole = false }: { title: string; times: number[]; series: ChartSeries[]; format: (value: number) => string; summary: string; whole?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -24,12 +30,12 @@ export function TimeChart({ title, times, series, format, summary, whole = false
       {
         width: width(),
         height: 200,
-        legend: { show: series.length > 1, live: false },
+        legend: { show: true, live: false },
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [
           { stroke: 'currentColor', grid: { stroke: 'rgba(127,127,127,0.15)' }, ticks: { stroke: 'rgba(127,127,127,0.3)' } },
-          { stroke: 'currentColor', grid: { stroke: 'rgba(127,127,127,0.15)' }, ticks: { stroke: 'rgba(127,127,127,0.3)' }, ...(whole ? { incrs: WHOLE_STEPS } : {}), size: (_u, values) => 16 + 7.5 * Math.max(3, ...(values ?? []).map((v) => String(v).length)), values: (_u, ticks) => ticks.map(format) },
+          { stroke: 'currentColor', grid: { stroke: 'rgba(127,127,127,0.15)' }, ticks: { stroke: 'rgba(127,127,127,0.3)' }, ...(whole ? { incrs: WHOLE_STEPS } : {}), size: Y_AXIS_WIDTH, values: (_u, ticks) => ticks.map(format) },
         ],
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, fill: `${s.color}22`, width: 2, points: { show: times.length < 60 }, value: (_u: uPlot, v: number | null) => (v === null ? '—' : format(v)) }))],
       },

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { FormError } from '../components/form-error';
 import { Field } from '../components/ui';
@@ -15,6 +15,14 @@ interface Draft {
   tpm: string;
   models: string[];
   expires: string;
+}
+
+/** A plan's limit in few characters, so the option fits its select: 100000 → 100k, null → ∞. */
+function short(limit: number | null): string {
+  if (limit === null) return '∞';
+  if (limit >= 1_000_000 && limit % 100_000 === 0) return `${limit / 1_000_000}M`;
+  if (limit >= 1000 && limit % 100 === 0) return `${limit / 1000}k`;
+  return String(limit);
 }
 
 /** A number when the text is one; otherwise the text itself, so the gateway names what is wrong. */
@@ -64,6 +72,18 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
   const [busy, setBusy] = useState(false);
   const set = (change: Partial<Draft>): void => setDraft((current) => ({ ...current, ...change }));
   const id = keyToEdit ? `edit-${keyToEdit.id.slice(0, 8)}` : 'new-key';
+  // A long list of models scrolls in its box: say so, where it does (a phone), and only there.
+  const checks = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const box = checks.current;
+    if (!box) return undefined;
+    const measure = (): void => setOverflows(box.scrollHeight > box.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [models.length]);
 
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -91,7 +111,7 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
           <select id={`${id}-plan`} value={draft.plan} onChange={(e) => set({ plan: e.currentTarget.value })}>
             {plans.map((plan) => (
               <option key={plan.name} value={plan.name}>
-                {plan.name} ({plan.rpm ?? '∞'} rpm, {plan.tpm ?? '∞'} tpm)
+                {plan.name} ({short(plan.rpm)} rpm, {short(plan.tpm)} tpm)
               </option>
             ))}
           </select>
@@ -128,7 +148,8 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
       </div>
       <fieldset class={`models${messageFor(failure, 'models') ? ' invalid' : ''}`}>
         <legend>Allowed models {draft.models.length ? `(${draft.models.length})` : '(all: none ticked)'}</legend>
-        <div class="checks">
+        {overflows && <p class="hint checks-hint">{models.length} models: the list scrolls.</p>}
+        <div ref={checks} class="checks scrolls" tabIndex={overflows ? 0 : undefined} aria-label="Models this key may use">
           {models.map((model) => (
             <label key={model} class="check">
               <input

@@ -5,7 +5,7 @@ import { SecretOnce } from '../components/secret-once';
 import { Badge, Empty, ErrorNote, Loading, PageHeader, SpendBar } from '../components/ui';
 import { ago, dateTime } from '../format';
 import { useResource } from '../use-resource';
-import type { Key, Plan, Provider, Team } from '../types';
+import { dataPlaneUrl, type Key, type Plan, type Provider, type SessionView, type Team } from '../types';
 import { KeyForm } from './key-form';
 
 function status(key: Key): { tone: 'ok' | 'bad' | 'warn'; text: string } {
@@ -15,7 +15,7 @@ function status(key: Key): { tone: 'ok' | 'bad' | 'warn'; text: string } {
 }
 
 /** Keys: who can call the gateway, on which plan and budget, what they spent and when they last called. */
-export function KeysPage({ canWrite }: { canWrite: boolean }) {
+export function KeysPage({ canWrite, session }: { canWrite: boolean; session: SessionView }) {
   const keys = useResource<Key[]>('/admin/keys?include=spend');
   const teams = useResource<Team[]>('/admin/teams');
   const plans = useResource<Plan[]>('/admin/plans');
@@ -55,7 +55,7 @@ export function KeysPage({ canWrite }: { canWrite: boolean }) {
           ) : undefined
         }
       />
-      {mode.kind === 'secret' && <SecretOnce name={mode.name} secret={mode.secret} onDone={() => setMode({ kind: 'none' })} />}
+      {mode.kind === 'secret' && <SecretOnce name={mode.name} secret={mode.secret} baseUrl={dataPlaneUrl(session.data_plane, location)} onDone={() => setMode({ kind: 'none' })} />}
       {(mode.kind === 'create' || mode.kind === 'edit') && formReady && (
         <KeyForm
           keyToEdit={mode.kind === 'edit' ? mode.key : undefined}

@@ -16,8 +16,15 @@ const CIRCUIT = { closed: 'ok', 'half-open': 'warn', open: 'bad' } as const;
 const pair = (p50: number | null, p90: number | null, format: (v: number) => string): string => (p50 === null ? '—' : `${format(p50)} / ${p90 === null ? '—' : format(p90)}`);
 const tps = (v: number): string => `${v.toFixed(v < 10 ? 1 : 0)}`;
 
-function HealthCells({ health }: { health: EndpointHealth }) {
-  const status = STATUS[health.status] ?? STATUS[0]!;
+/** Why a provider's endpoints are not in use, when they are not: its health figures would say nothing. */
+function idleReason(provider: Provider): string | undefined {
+  if (provider.disabled) return 'Not called (provider disabled)';
+  if (!provider.configured) return 'Not called (no key)';
+  return undefined;
+}
+
+function HealthCells({ health, idle }: { health: EndpointHealth; idle?: string }) {
+  const status = idle ? { tone: 'neutral' as const, text: idle } : (STATUS[health.status] ?? STATUS[0]!);
   return (
     <>
       <td data-label="Status"><Badge tone={status.tone}>{status.text}</Badge></td>
@@ -25,7 +32,7 @@ function HealthCells({ health }: { health: EndpointHealth }) {
       <td class="num" data-label="TTFT p50 / p90">{pair(health.ttft_ms.p50, health.ttft_ms.p90, ms)}</td>
       <td class="num" data-label="Tokens/s p50 / p90">{pair(health.throughput_tps.p50, health.throughput_tps.p90, tps)}</td>
       <td class="num" data-label="Latency p50">{ms(health.latency_ms.p50)}</td>
-      <td data-label="Circuit"><Badge tone={CIRCUIT[health.circuit.state]}>{health.circuit.state}</Badge></td>
+      <td data-label="Circuit">{idle ? <span class="muted">—</span> : <Badge tone={CIRCUIT[health.circuit.state]}>{health.circuit.state}</Badge>}</td>
     </>
   );
 }
@@ -79,7 +86,7 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
                   {provider.endpoints.map((e) => (
                     <tr key={e.model}>
                       <th scope="row" data-label="Model">{e.model}{e.kind === 'embedding' && <span class="badge neutral">embeddings</span>}<span class="muted small upstream">{e.upstream_model}</span></th>
-                      <HealthCells health={e.health} />
+                      <HealthCells health={e.health} idle={idleReason(provider)} />
                     </tr>
                   ))}
                 </tbody>

@@ -1,80 +1,29 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { FormError } from '../components/form-error';
-import { Badge, PageHeader } from '../components/ui';
-import { count, dateTime, ms, usd } from '../format';
+import { PageHeader } from '../components/ui';
+import { dateTime } from '../format';
 import { failureOf, type FormFailure } from '../form-errors';
+import type { LedgerRow } from '../types';
+import { RequestDetails, text } from './request-details';
+import { RecentRequests } from './request-list';
 
-type LedgerRow = Record<string, unknown>;
-
-function text(value: unknown): string {
-  return value === null || value === undefined || value === '' ? '—' : String(value);
-}
-
-/** `x-rosetta-route` style text: "model=…; mode=…; knob=…" shown as its parts. */
-function RouteDecision({ route }: { route: unknown }) {
-  if (typeof route !== 'string' || route === '') return <span class="muted">Not routed by rosetta/auto</span>;
-  const parts = route.split(/;\s*/).filter(Boolean);
-  return (
-    <ul class="route-parts">
-      {parts.map((part) => (
-        <li key={part}>
-          <code>{part}</code>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function RequestDetails({ row }: { row: LedgerRow }) {
-  const status = Number(row['status']);
-  const fields: Array<[string, preact.ComponentChildren]> = [
-    ['Request ID', <code>{text(row['request_id'])}</code>],
-    ["Caller's request ID", text(row['client_request_id'])],
-    ['When', dateTime(row['created_at'] as string)],
-    ['Status', <Badge tone={status < 400 ? 'ok' : status < 500 ? 'warn' : 'bad'}>{`${status}${row['error_type'] ? ` ${String(row['error_type'])}` : ''}`}</Badge>],
-    ['Key', text(row['key_name'])],
-    ['Team', text(row['team_name'])],
-    ['Dialect', text(row['dialect'])],
-    ['Requested model', text(row['requested_model'])],
-    ['Served model', <strong>{text(row['served_model'])}</strong>],
-    ['Provider', text(row['provider'])],
-    ['Attempts', text(row['attempts'])],
-    ['Tokens in / out', `${count(row['input_tokens'] as number)} / ${count(row['output_tokens'] as number)}`],
-    ['Cached / reasoning tokens', `${count(row['cached_tokens'] as number)} / ${count(row['reasoning_tokens'] as number)}`],
-    ['Cost', usd(row['cost_usd'] as string)],
-    ['Latency', ms(row['latency_ms'] as number)],
-    ['Time to first token', ms(row['ttft_ms'] as number | null)],
-    ['Streamed', row['streamed'] ? 'yes' : 'no'],
-  ];
-  return (
-    <section class="panel" aria-label="Request details">
-      <h2>Request {text(row['request_id'])}</h2>
-      <dl class="details">
-        {fields.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-        <div class="wide">
-          <dt>Route decision</dt>
-          <dd>
-            <RouteDecision route={row['route']} />
-          </dd>
-        </div>
-      </dl>
-    </section>
-  );
-}
-
-/** Support lookups: one request by the gateway's x-request-id or the caller's own id. */
+/** Requests: the ledger's recent requests, and a lookup by the gateway's x-request-id or the caller's own id. */
 export function RequestsPage() {
   const [id, setId] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormFailure>();
   const [rows, setRows] = useState<LedgerRow[]>();
   const [chosen, setChosen] = useState(0);
+  // Bumped when a row of the list is opened: the details come into view and take the focus.
+  const [opened, setOpened] = useState(0);
+
+  useEffect(() => {
+    if (opened === 0) return;
+    const details = document.getElementById('request-details');
+    details?.scrollIntoView({ block: 'start' });
+    details?.focus({ preventScroll: true });
+  }, [opened]);
 
   const lookUp = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -92,10 +41,16 @@ export function RequestsPage() {
       setBusy(false);
     }
   };
+  const open = (row: LedgerRow): void => {
+    setFailure(undefined);
+    setRows([row]);
+    setChosen(0);
+    setOpened((n) => n + 1);
+  };
 
   return (
     <>
-      <PageHeader title="Requests" lead="Find one request in the ledger: what was asked, what served it, how long it took and what it cost." />
+      <PageHeader title="Requests" lead="Every request the gateway answered, from the ledger: what was asked, what served it, how long it took and what it cost. Open one for its details, or look one up by its id." />
       <form class="panel lookup" onSubmit={lookUp} noValidate>
         <div class="field grow">
           <label for="request-id">Request ID</label>
@@ -111,9 +66,9 @@ export function RequestsPage() {
           <h2>{rows.length} requests carry this caller id</h2>
           <ul class="matches">
             {rows.map((row, index) => (
-              <li key={String(row['request_id'])}>
+              <li key={row.request_id}>
                 <button type="button" class={`link${index === chosen ? ' current' : ''}`} onClick={() => setChosen(index)}>
-                  {dateTime(row['created_at'] as string)} · {text(row['served_model'])} · {text(row['status'])}
+                  {dateTime(row.created_at)} · {text(row.served_model)} · {text(row.status)}
                 </button>
               </li>
             ))}
@@ -121,7 +76,7 @@ export function RequestsPage() {
         </section>
       )}
       {rows && rows[chosen] && <RequestDetails row={rows[chosen]!} />}
-      {!rows && !failure && <p class="muted">Every response carries its id in the x-request-id header; a caller's own x-request-id is kept as its client request id.</p>}
+      <RecentRequests onOpen={open} openId={rows?.[chosen]?.request_id} />
     </>
   );
 }

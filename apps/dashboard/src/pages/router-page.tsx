@@ -135,7 +135,10 @@ export function RouterPage() {
         <div class="field">
           <label for="route-input">Prompt or request body</label>
           <textarea id="route-input" rows={7} spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-          <small class="hint">Plain text is one user message. JSON is read as a request of any dialect (OpenAI, Anthropic or Gemini shaped); without a model, rosetta/auto.</small>
+          <small class="hint">
+            Plain text is one user message. JSON is read as a request body of any dialect: OpenAI chat completions (<code>messages</code>), Anthropic messages, Gemini (<code>contents</code>) or the
+            OpenAI Responses API (<code>input</code>, as sent to /v1/responses); without a model, rosetta/auto.
+          </small>
         </div>
         <div class="field">
           <label for="route-key">Route as key</label>

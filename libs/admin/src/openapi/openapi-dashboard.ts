@@ -22,6 +22,11 @@ const SESSION: Json = {
     name: { type: 'string' },
     method: { type: 'string', enum: ['token', 'oidc'] },
     expires_at: { type: 'string', format: 'date-time' },
+    data_plane: {
+      type: 'object',
+      description: 'Signed in only: where clients send requests. same_origin: this origin serves them too; else the data plane listens on `port` (ADMIN_PORT is set), at `host`, or, when null (every interface), at whatever name reaches this machine',
+      properties: { same_origin: { type: 'boolean' }, host: { type: ['string', 'null'] }, port: { type: 'integer' } },
+    },
   },
 };
 const REDIRECT: Json = { '303': { description: 'Redirect (to the identity provider, or back to /dashboard/ — with ?sso_error=<message> when sign-in failed)' } };

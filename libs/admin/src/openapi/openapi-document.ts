@@ -8,6 +8,7 @@
 import { DASHBOARD_SCHEMAS, DASHBOARD_TAGS, dashboardPaths } from './openapi-dashboard';
 import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
 import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
+import { REQUEST_SCHEMAS, requestPaths } from './openapi-requests';
 
 import { ADMIN_ERRORS, ADMIN_SECURITY, CLIENT_SECURITY, ERRORS, GEMINI_SECURITY, body, json, pathParam, queryParam, ref, type Json, type Operation } from './openapi-parts';
 
@@ -127,7 +128,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/admin/models/{name}': {
       put: admin('Model metadata (display_name, author, description, distillable) and its rosetta/auto prior (router_prior; null clears it)', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('name', 'rosetta/<name>, slash kept')], requestBody: body({ type: 'object' }), 'x-route': 'PUT /admin/models/{name}' }),
     },
-    '/admin/requests/{id}': { get: admin("Support lookup by the gateway's request id or the caller's client_request_id", 'Admin: usage', { '200': json({ type: 'object' }) }, { parameters: [ID] }) },
+    ...requestPaths(admin),
     '/admin/usage': {
       get: admin('Usage grouped by key, team, model and/or day; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
         parameters: [
@@ -205,6 +206,7 @@ const SCHEMAS: Json = {
   ...RESPONSES_SCHEMAS,
   ...EMBEDDING_SCHEMAS,
   ...DASHBOARD_SCHEMAS,
+  ...REQUEST_SCHEMAS,
 };
 
 export interface DocumentedRoute {

@@ -1,4 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
 import { AdminSessionService, Public, type AdminRole } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
@@ -6,6 +8,7 @@ import { AdminTokenService } from '../admin-token.service';
 import { checkSameOrigin } from '../admin.guard';
 import { AuditService } from '../audit/audit.service';
 import { clientAddress, requestHeader, TOKEN_ACTOR, userAgent, type AdminRequest } from './admin-actor';
+import { dataPlaneView, type DataPlaneView } from './data-plane-address';
 import { OidcService, SsoError } from './oidc.service';
 import { clearSessionCookie, FLOW_COOKIE, isHttps, readCookie, readSessionCookie, setFlowCookie, setSessionCookie, type HeaderWriter } from './session-cookie';
 import { SignInThrottle } from './sign-in-throttle';
@@ -23,6 +26,8 @@ export interface SessionView {
   name?: string;
   method?: string;
   expires_at?: string;
+  /** Where clients send requests (signed in only): see `dataPlaneView`. */
+  data_plane?: DataPlaneView;
 }
 
 const DASHBOARD = '/dashboard/';
@@ -43,7 +48,14 @@ export class AdminSessionController {
     private readonly oidc: OidcService,
     private readonly audit: AuditService,
     @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+    private readonly http: HttpAdapterHost,
   ) {}
+
+  /** The data plane's listener is the application's own HTTP server (ADMIN_PORT is a second one). */
+  private dataPlane(): DataPlaneView | undefined {
+    const server = this.http.httpAdapter?.getHttpServer() as Server | undefined;
+    return dataPlaneView(this.config, server?.address() ?? null);
+  }
 
   /** Who is signed in (never a 401: the sign-in page asks this first). */
   @Get()
@@ -51,7 +63,7 @@ export class AdminSessionController {
     const id = readSessionCookie(req);
     const session = id === undefined ? null : await this.sessions.find(id);
     if (!session) return { authenticated: false, sso: this.oidc.enabled };
-    return { authenticated: true, sso: this.oidc.enabled, role: session.role, name: session.actor, method: session.method, expires_at: session.expiresAt.toISOString() };
+    return { authenticated: true, sso: this.oidc.enabled, role: session.role, name: session.actor, method: session.method, expires_at: session.expiresAt.toISOString(), data_plane: this.dataPlane() };
   }
 
   /** `{token}`: the admin token, checked in constant time, for a session cookie. */
@@ -129,7 +141,7 @@ export class AdminSessionController {
     const { id, session } = await this.sessions.start({ role, actor, method, ip: clientAddress(req), userAgent: userAgent(req) });
     setSessionCookie(req, res, id, this.config.dashboard.sessionTtlMs);
     await this.audit.record(req, { name: actor, role, method }, 'session.sign_in', undefined, { ...details, expires_at: session.expiresAt.toISOString() });
-    return { authenticated: true, sso: this.oidc.enabled, role, name: actor, method, expires_at: session.expiresAt.toISOString() };
+    return { authenticated: true, sso: this.oidc.enabled, role, name: actor, method, expires_at: session.expiresAt.toISOString(), data_plane: this.dataPlane() };
   }
 }
 

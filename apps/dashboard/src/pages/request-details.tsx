@@ -1,0 +1,68 @@
+import { Badge } from '../components/ui';
+import { count, dateTime, ms, usd } from '../format';
+import type { LedgerRow } from '../types';
+
+export function text(value: unknown): string {
+  return value === null || value === undefined || value === '' ? '—' : String(value);
+}
+
+export function statusTone(status: number): 'ok' | 'warn' | 'bad' {
+  return status < 400 ? 'ok' : status < 500 ? 'warn' : 'bad';
+}
+
+/** `x-rosetta-route` style text: "model=…; mode=…; knob=…" shown as its parts. */
+function RouteDecision({ route }: { route: unknown }) {
+  if (typeof route !== 'string' || route === '') return <span class="muted">Not routed by rosetta/auto</span>;
+  const parts = route.split(/;\s*/).filter(Boolean);
+  return (
+    <ul class="route-parts">
+      {parts.map((part) => (
+        <li key={part}>
+          <code>{part}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RequestDetails({ row }: { row: LedgerRow }) {
+  const status = row.status;
+  const fields: Array<[string, preact.ComponentChildren]> = [
+    ['Request ID', <code>{text(row.request_id)}</code>],
+    ["Caller's request ID", text(row.client_request_id)],
+    ['When', dateTime(row.created_at)],
+    ['Status', <Badge tone={statusTone(status)}>{`${status}${row.error_type ? ` ${row.error_type}` : ''}`}</Badge>],
+    ['Key', text(row.key_name)],
+    ['Team', text(row.team_name)],
+    ['Dialect', text(row.dialect)],
+    ['Requested model', text(row.requested_model)],
+    ['Served model', <strong>{text(row.served_model)}</strong>],
+    ['Provider', text(row.provider)],
+    ['Attempts', text(row.attempts)],
+    ['Tokens in / out', `${count(row.input_tokens)} / ${count(row.output_tokens)}`],
+    ['Cached / reasoning tokens', `${count(row.cached_tokens)} / ${count(row.reasoning_tokens)}`],
+    ['Cost', usd(row.cost_usd)],
+    ['Latency', ms(row.latency_ms)],
+    ['Time to first token', ms(row.ttft_ms)],
+    ['Streamed', row.streamed ? 'yes' : 'no'],
+  ];
+  return (
+    <section class="panel" aria-label="Request details" id="request-details" tabIndex={-1}>
+      <h2>Request {text(row.request_id)}</h2>
+      <dl class="details">
+        {fields.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+        <div class="wide">
+          <dt>Route decision</dt>
+          <dd>
+            <RouteDecision route={row.route} />
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

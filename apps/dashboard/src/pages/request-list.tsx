@@ -1,0 +1,123 @@
+import { useMemo, useState } from 'preact/hooks';
+import { query } from '../api';
+import { Badge, Empty, ErrorNote, Loading } from '../components/ui';
+import { count, dateTime, ms, shortDateTime, usd } from '../format';
+import { useResource } from '../use-resource';
+import type { Key, LedgerPage, LedgerRow, Provider } from '../types';
+import { statusTone, text } from './request-details';
+
+const PAGE = 50;
+const REFRESH_MS = 15_000;
+
+/**
+ * Recent requests from the ledger, newest first, filtered by key, model or errors only; the first
+ * page refreshes every 15 seconds (like Usage), older pages hold still. A row opens its details.
+ */
+export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) => void; openId?: string }) {
+  const [keyId, setKeyId] = useState('');
+  const [model, setModel] = useState('');
+  const [errorsOnly, setErrorsOnly] = useState(false);
+  const [cursors, setCursors] = useState<string[]>([]);
+  const before = cursors[cursors.length - 1];
+  const page = useResource<LedgerPage>(`/admin/requests${query({ limit: PAGE, key_id: keyId, model, status: errorsOnly ? 'error' : undefined, before })}`, before ? undefined : REFRESH_MS);
+  const keys = useResource<Key[]>('/admin/keys');
+  const providers = useResource<Provider[]>('/admin/providers');
+  const models = useMemo(() => {
+    const seen = new Set((providers.data ?? []).flatMap((p) => p.endpoints.map((e) => e.model)));
+    for (const row of page.data?.data ?? []) if (row.requested_model) seen.add(row.requested_model);
+    if (model) seen.add(model);
+    return [...seen].sort();
+  }, [providers.data, page.data, model]);
+  const filter = (change: () => void): void => {
+    change();
+    setCursors([]);
+  };
+  const filtered = keyId !== '' || model !== '' || errorsOnly;
+
+  return (
+    <section class="panel" aria-label="Recent requests">
+      <div class="list-head">
+        <h2>Recent requests</h2>
+        <p class="muted list-note">{before ? 'An older page: it holds still.' : 'Newest first; refreshes every 15 seconds.'}</p>
+      </div>
+      <div class="filters">
+        <label class="inline">
+          Key
+          <select value={keyId} onChange={(e) => filter(() => setKeyId(e.currentTarget.value))}>
+            <option value="">Any key</option>
+            {(keys.data ?? []).map((key) => (
+              <option key={key.id} value={key.id}>{key.name}{key.revoked_at ? ' (revoked)' : ''}</option>
+            ))}
+          </select>
+        </label>
+        <label class="inline">
+          Model
+          <select value={model} onChange={(e) => filter(() => setModel(e.currentTarget.value))}>
+            <option value="">Any model</option>
+            {models.map((name) => <option key={name} value={name}>{name}</option>)}
+          </select>
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={errorsOnly} onChange={(e) => filter(() => setErrorsOnly(e.currentTarget.checked))} />
+          Errors only
+        </label>
+      </div>
+      {page.error && <ErrorNote error={page.error} retry={page.reload} />}
+      {!page.data && !page.error && <Loading what="recent requests" />}
+      {page.data?.data.length === 0 && (
+        <Empty>{filtered ? 'No requests match these filters.' : 'No requests yet. Call the gateway with a key: each request shows here within seconds of its end.'}</Empty>
+      )}
+      {page.data && page.data.data.length > 0 && (
+        <div class="table-wrap requests-wrap">
+          <table class="requests">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Request</th>
+                <th scope="col">Key</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="num">Tokens in / out</th>
+                <th scope="col" class="num">Cost</th>
+                <th scope="col" class="num">Latency</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.data.map((row) => (
+                <tr key={row.request_id} class={row.request_id === openId ? 'chosen' : undefined}>
+                  <td data-label="When" title={dateTime(row.created_at)}>{shortDateTime(row.created_at)}</td>
+                  <th scope="row" data-label="Request">
+                    <button type="button" class="link mono" aria-label={`Open request ${row.request_id}`} onClick={() => onOpen(row)}>{row.request_id}</button>
+                    <span class="sub">{row.dialect}{row.team_name ? ` · ${row.team_name}` : ''}</span>
+                  </th>
+                  <td data-label="Key">{row.key_name ?? <span class="muted">{row.api_key_id ? 'deleted key' : 'no key'}</span>}</td>
+                  <td data-label="Model">
+                    {text(row.served_model ?? row.requested_model)}
+                    <span class="sub">
+                      {row.served_model && row.requested_model && row.requested_model !== row.served_model ? `asked ${row.requested_model} · ` : ''}
+                      {row.provider ?? 'not served'}
+                    </span>
+                  </td>
+                  <td data-label="Status">
+                    <Badge tone={statusTone(row.status)}>{row.status}</Badge>
+                    {row.error_type && <span class="sub">{row.error_type}</span>}
+                  </td>
+                  <td class="num" data-label="Tokens">{count(row.input_tokens)} / {count(row.output_tokens)}</td>
+                  <td class="num" data-label="Cost">{usd(row.cost_usd)}</td>
+                  <td class="num" data-label="Latency">
+                    {ms(row.latency_ms)}
+                    {row.streamed && <span class="sub">stream, first token {ms(row.ttft_ms)}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="buttons pager">
+        <button type="button" class="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>Newer</button>
+        <button type="button" class="secondary" disabled={!page.data?.next_cursor} onClick={() => setCursors([...cursors, page.data!.next_cursor!])}>Older</button>
+      </div>
+    </section>
+  );
+}
