@@ -48,6 +48,8 @@ export class AnthropicMessagesStreamEncoder {
     const { blocks } = this;
     switch (event.type) {
       case 'start':
+      case 'wire':
+        // A forwarded frame is written only by the pass-through framing.
         return [];
       case 'text-start':
         return blocks.start(event.index, TEXT);
