@@ -128,6 +128,10 @@ function frame({ event, data }: WireEvent): string {
 }
 
 /** The in-stream error the SDK turns into an APIError of that type; nothing follows it. */
+export function anthropicMessagesStreamErrorFrame(error: GatewayError): string {
+  return frame(errorEvent(error));
+}
+
 function errorEvent(error: GatewayError): WireEvent {
   return { event: 'error', data: { type: 'error', error: { type: error.type, message: error.message } } };
 }
