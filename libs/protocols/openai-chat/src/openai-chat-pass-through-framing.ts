@@ -50,9 +50,8 @@ export class OpenAIChatPassThroughFraming {
       const shown = this.options.includeUsage ? { ...usage, ...(this.costUsd === undefined ? {} : { cost: this.costUsd }) } : null;
       return this.serialised({ ...chunk, usage: shown });
     }
-    const { id, created, model } = chunk;
-    const prefix = `data: ${typeof id === 'string' && typeof created === 'number' && typeof model === 'string' ? envelopeText(id, created, model) : ''}`;
-    if (prefix.length > 6 && event.text.startsWith(prefix)) return `data: ${this.envelope}${event.text.slice(prefix.length)}`;
+    const upstream = upstreamEnvelope(chunk);
+    if (upstream !== undefined && event.text.startsWith(upstream)) return `data: ${this.envelope}${event.text.slice(upstream.length)}`;
     return this.serialised(chunk);
   }
 
@@ -60,6 +59,12 @@ export class OpenAIChatPassThroughFraming {
     const { id, created, model } = this.options;
     return `data: ${JSON.stringify({ ...chunk, id, created, model })}\n\n`;
   }
+}
+
+/** The frame's text up to the chunk's model, had the upstream serialised its envelope as OpenAI does. */
+function upstreamEnvelope({ id, created, model }: JsonObject): string | undefined {
+  if (typeof id !== 'string' || typeof created !== 'number' || typeof model !== 'string') return undefined;
+  return `data: ${envelopeText(id, created, model)}`;
 }
 
 /** The start of a chunk's JSON up to its model, as OpenAI serialises it. */
