@@ -16,6 +16,7 @@
 // PROFILE_KEY=limited|budget uses the bench's key kinds (lib/keys.js setupKey: finite RPM/TPM,
 // plus key and team dollar budgets for `budget`), PROFILE_NODE_ARGS adds node flags for the
 // gateway (e.g. '--max-semi-space-size=64'), PROFILE_TAG is appended to the output file names,
+// PROFILE_STREAM=1 streams every request (dialects A and B; the file names get `-stream`),
 // PROFILE_BASELINE=<git ref> profiles that commit instead of this checkout (built in a temporary git
 // worktree, as `BENCH_BASELINE` does for `npm run bench`; the file names get `-at-<commit>`).
 const { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, mkdirSync } = require('node:fs');
@@ -38,6 +39,14 @@ const KEY_FIELDS = {
   ...(process.env.PROFILE_KEY_TPM ? { tpm: Number(process.env.PROFILE_KEY_TPM) } : {}),
 };
 const KEY_KIND = process.env.PROFILE_KEY || 'enterprise';
+const STREAM = process.env.PROFILE_STREAM === '1';
+
+/** The target's body asking for a stream (dialects A and B name it in the body). */
+function streamed(target) {
+  if (!STREAM) return target;
+  if (target.dialect === 'C') throw new Error('PROFILE_STREAM covers dialects A and B');
+  return { ...target, body: JSON.stringify({ ...JSON.parse(target.body), stream: true }) };
+}
 const LIMITED = Object.keys(KEY_FIELDS).length > 0 || KEY_KIND !== 'enterprise';
 // Extra flags for the gateway's node, e.g. PROFILE_NODE_ARGS='--max-semi-space-size=64'.
 const NODE_ARGS = (process.env.PROFILE_NODE_ARGS || '').split(/\s+/).filter(Boolean);
@@ -142,7 +151,7 @@ async function main() {
       keyFields: KEY_FIELDS,
       ...(state.baseline ? { root: state.baseline.dir, name: 'rosetta-baseline' } : {}),
     });
-    const target = stack.dialectTarget(rosetta, dialect, protocol);
+    const target = streamed(stack.dialectTarget(rosetta, dialect, protocol));
     await stack.preflight(target);
     log(`warm-up: ${TARGET}, ${CONNECTIONS} connections, 3 s`);
     await runLoad(target, { connections: CONNECTIONS, durationS: 3 });
@@ -166,6 +175,7 @@ async function main() {
     const result = {
       generatedAt: new Date().toISOString(),
       target: TARGET,
+      stream: STREAM,
       commit: state.baseline ? state.baseline.commit : null,
       key: { kind: rosetta.keyInfo.kind, ...rosetta.keyInfo.fields },
       nodeArgs: NODE_ARGS,
@@ -179,7 +189,7 @@ async function main() {
       note: 'Redis command counts are server-wide (INFO commandstats): another process using the same Redis during the run would be counted too.',
     };
     mkdirSync(OUT, { recursive: true });
-    const slug = `${dialect}-${protocol}-c${CONNECTIONS}${KEY_KIND !== 'enterprise' ? `-${KEY_KIND}` : LIMITED ? '-limited' : ''}${state.baseline ? `-at-${state.baseline.short}` : ''}${process.env.PROFILE_TAG ? `-${process.env.PROFILE_TAG}` : ''}`;
+    const slug = `${dialect}-${protocol}-c${CONNECTIONS}${KEY_KIND !== 'enterprise' ? `-${KEY_KIND}` : LIMITED ? '-limited' : ''}${STREAM ? '-stream' : ''}${state.baseline ? `-at-${state.baseline.short}` : ''}${process.env.PROFILE_TAG ? `-${process.env.PROFILE_TAG}` : ''}`;
     writeFileSync(join(OUT, `profile-${slug}.json`), `${JSON.stringify(result, null, 2)}\n`);
     if (process.env.PROFILE_KEEP === '1') copyFileSync(join(state.profDir, file), join(OUT, `profile-${slug}.cpuprofile`));
     const md = `# CPU profile: Rosetta${state.baseline ? ` at ${state.baseline.short} (${state.baseline.subject})` : ''}, ${TARGET}, ${CONNECTIONS} connections${LIMITED ? `, ${KEY_KIND === 'enterprise' ? 'key with limits' : `${KEY_KIND} key`} ${JSON.stringify(result.key)}` : ''}${NODE_ARGS.length ? `, node ${NODE_ARGS.join(' ')}` : ''}

@@ -24,6 +24,24 @@ export type StreamEvent =
   | { type: 'tool-call-end'; index: number }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage }
-  | { type: 'error'; error: GatewayError };
+  | { type: 'error'; error: GatewayError }
+  | WireFrameEvent;
+
+/**
+ * One frame of a same-protocol stream, forwarded as the upstream wrote it (docs/decisions/0017).
+ * Only a client of the upstream's own wire format is sent these; the other events of such a
+ * stream (`start`, `usage`, `finish`, `error`) are a light scan of the frames, for the gateway.
+ */
+export interface WireFrameEvent {
+  type: 'wire';
+  /** The frame as SSE text, blank line included. */
+  text: string;
+  /** Its parsed payload, for a framing that has to change a field (the served model, the cost). */
+  data: unknown;
+  /** It carries output: the first such frame ends the hold that still allows a fallback. */
+  content: boolean;
+  /** Characters of output it carries (text, thinking, tool arguments): a cut stream is charged by them. */
+  outputChars: number;
+}
 
 export type StreamEventType = StreamEvent['type'];

@@ -1,5 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
-import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { parseSseFrames, type UpstreamProtocol } from '@rosetta/protocols/common';
 import { embedOverProtocol } from './embed-call';
 import type { HttpTransport } from './http-transport';
 import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapter, UpstreamCall, UpstreamEmbeddingCall } from './provider-adapter';
@@ -28,7 +28,16 @@ export class ProtocolAdapter implements ProviderAdapter {
   async stream(call: UpstreamCall): Promise<AdapterStream> {
     const { value: body, warnings } = this.body(call, true);
     const upstream = await this.post(call, body, true);
-    return { events: decodeChunks(this.descriptor.parseStream(upstream.body), this.descriptor.streamDecoder(), [call.target.apiKey]), warnings };
+    const secrets = [call.target.apiKey];
+    const scanner = this.passThrough(call);
+    if (scanner) return { events: decodeChunks(parseSseFrames(upstream.body), scanner, secrets), warnings, passThrough: true };
+    return { events: decodeChunks(this.descriptor.parseStream(upstream.body), this.descriptor.streamDecoder(), secrets), warnings };
+  }
+
+  /** A scanner when the client takes this protocol's frames and the request went through untouched. */
+  private passThrough(call: UpstreamCall) {
+    if (!call.passThrough || call.request.passthrough?.protocol !== this.protocol) return undefined;
+    return this.descriptor.streamScanner?.();
   }
 
   embed(call: UpstreamEmbeddingCall): Promise<AdapterEmbedding> {

@@ -46,6 +46,11 @@ export interface UpstreamLeg {
 
 export interface UpstreamCall extends UpstreamLeg {
   request: CanonicalRequest;
+  /**
+   * The client can be sent this upstream's own frames (docs/decisions/0017): a stream whose
+   * request took the same-protocol fast path is then scanned, not decoded.
+   */
+  passThrough?: boolean;
 }
 
 export interface UpstreamEmbeddingCall extends UpstreamLeg {
@@ -66,6 +71,8 @@ export interface AdapterStream {
   /** Resolves once the upstream answered 2xx; events then flow as the upstream sends them. */
   events: AsyncIterable<StreamEvent>;
   warnings: TranslationWarning[];
+  /** The events carry the upstream's frames (`wire`), for the client's pass-through framing. */
+  passThrough?: boolean;
 }
 
 /**

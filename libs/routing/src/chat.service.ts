@@ -64,7 +64,11 @@ export class ChatService {
     }
   }
 
-  async stream(request: CanonicalRequest, ctx: CallContext): Promise<ChatStream> {
+  /**
+   * `passThrough`: the client's dialect can take the upstream's own frames (docs/decisions/0017);
+   * a cascade never streams them (its usage adds the probes').
+   */
+  async stream(request: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
@@ -72,7 +76,7 @@ export class ChatService {
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade' ? await this.streamCascade(plan, request, ctx) : undefined;
-      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx));
+      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx, options.passThrough));
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
       const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed };
@@ -160,9 +164,8 @@ async function* settleWhenDone(events: AsyncIterable<StreamEvent>, options: Sett
   ctx?.beforeRecord?.(fillUsage);
   try {
     for await (const event of events) {
-      if (event.type === 'text-delta' || event.type === 'thinking-delta') outputChars += event.text.length;
-      if (event.type === 'tool-call-delta') outputChars += event.argumentsDelta.length;
-      if (draft && draft.ttftMs === undefined && event.type !== 'start' && event.type !== 'usage') draft.firstToken();
+      outputChars += outputCharsOf(event);
+      if (draft && draft.ttftMs === undefined && isOutput(event)) draft.firstToken();
       if (event.type === 'usage' || (event.type === 'finish' && event.usage)) {
         const reported = event.usage!;
         const charged = charge(reported, options);
@@ -178,6 +181,17 @@ async function* settleWhenDone(events: AsyncIterable<StreamEvent>, options: Sett
     fillUsage();
     void reservation?.settle(usage ?? promptTokens + Math.ceil(outputChars / 4));
   }
+}
+
+function outputCharsOf(event: StreamEvent): number {
+  if (event.type === 'text-delta' || event.type === 'thinking-delta') return event.text.length;
+  if (event.type === 'tool-call-delta') return event.argumentsDelta.length;
+  return event.type === 'wire' ? event.outputChars : 0;
+}
+
+/** The first token's time: any event past the opening, or a forwarded frame that carries output. */
+function isOutput(event: StreamEvent): boolean {
+  return event.type === 'wire' ? event.content : event.type !== 'start' && event.type !== 'usage';
 }
 
 /** Notes the streamed answer's usage on the ledger draft; returns what the request is charged in all. */

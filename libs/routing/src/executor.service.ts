@@ -56,11 +56,12 @@ export class ExecutorService {
     }, 'embeddings');
   }
 
-  stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext): Promise<StreamOutcome> {
+  /** `passThrough`: the client can take a same-protocol upstream's own frames (docs/decisions/0017). */
+  stream(plan: RoutePlan, request: CanonicalRequest, ctx: CallContext, passThrough = false): Promise<StreamOutcome> {
     return this.run(plan, request, ctx, async (attempt, leg, count, lifetime, health) => {
       const startedAt = Date.now();
-      const call = { ...leg, request };
-      const { events, warnings } = await this.adapter(attempt).stream(call);
+      const call = { ...leg, request, passThrough };
+      const { events, warnings, passThrough: forwarded } = await this.adapter(attempt).stream(call);
       const iterator = events[Symbol.asyncIterator]();
       const held = await holdUntilFirstEvent(iterator);
       // From here the stream owns the endpoint's verdict: one report when it ends, or a release.
@@ -78,7 +79,8 @@ export class ExecutorService {
         },
         report: (r) => streamHealth.report({ ...r, latencyMs: Date.now() - startedAt }),
       });
-      return { events: relayed, meta: this.meta(plan, attempt, count, warnings) };
+      const meta = this.meta(plan, attempt, count, warnings);
+      return { events: relayed, meta: forwarded ? { ...meta, passThrough: true } : meta };
     });
   }
 

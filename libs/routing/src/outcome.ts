@@ -18,6 +18,8 @@ export interface ServedMeta {
   warnings: TranslationWarning[];
   /** What the answer cost (USD), known before the response is written only when it is not streamed. */
   costUsd?: number;
+  /** The stream carries the upstream's own frames, for the dialect's pass-through framing (docs/decisions/0017). */
+  passThrough?: boolean;
 }
 
 export interface CompletionOutcome {

@@ -13,6 +13,11 @@ export interface StreamReport {
 /** Events that say nothing to the client yet: a failure after them can still fall back. */
 const PREAMBLE: ReadonlySet<StreamEvent['type']> = new Set(['start', 'usage', 'text-start', 'thinking-start']);
 
+/** Whether an event is still preamble; a forwarded frame is until one carries output (docs/decisions/0017). */
+function isPreamble(event: StreamEvent): boolean {
+  return event.type === 'wire' ? !event.content : PREAMBLE.has(event.type);
+}
+
 /** Reads up to the first event that carries content or an outcome; an error there is thrown. */
 export async function holdUntilFirstEvent(iterator: AsyncIterator<StreamEvent>): Promise<StreamEvent[]> {
   const held: StreamEvent[] = [];
@@ -21,7 +26,7 @@ export async function holdUntilFirstEvent(iterator: AsyncIterator<StreamEvent>):
     if (next.done) return held;
     if (next.value.type === 'error') throw next.value.error;
     held.push(next.value);
-    if (!PREAMBLE.has(next.value.type)) return held;
+    if (!isPreamble(next.value)) return held;
   }
 }
 

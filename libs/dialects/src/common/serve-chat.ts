@@ -26,7 +26,11 @@ export async function serveChat(chat: ChatService, req: GatewayHttpRequest, res:
     sendJson(res, 200, body instanceof Promise ? await body : body);
     return;
   }
-  const outcome = await chat.stream(request, ctx);
+  // Captured output is read from canonical text events: a trace that keeps it takes the full decode.
+  const passThrough = exchange.passThroughFraming !== undefined && !ctx.trace?.captureContent;
+  const outcome = await chat.stream(request, ctx, { passThrough });
   writeRoutingHeaders(res, outcome.meta, warningsFor(outcome.meta));
-  await writeEventStream(res, ctx.trace ? ctx.trace.outputStream(outcome.events) : outcome.events, exchange.streamFraming(outcome.meta.model, outcome.promptTokens));
+  const { model } = outcome.meta;
+  const framing = outcome.meta.passThrough && exchange.passThroughFraming ? exchange.passThroughFraming(model, outcome.promptTokens) : exchange.streamFraming(model, outcome.promptTokens);
+  await writeEventStream(res, ctx.trace ? ctx.trace.outputStream(outcome.events) : outcome.events, framing);
 }

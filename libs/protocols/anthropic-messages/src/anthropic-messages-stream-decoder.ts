@@ -158,17 +158,19 @@ export class AnthropicMessagesStreamDecoder {
 
   private fail(error: JsonObject): StreamEvent {
     this.done = true;
-    const type = stringField(error, 'type');
-    const message = stringField(error, 'message') || 'unknown error';
-    return {
-      type: 'error',
-      error: new GatewayError('upstream_error', `Upstream service error: ${message}`, {
-        status: type === 'overloaded_error' ? 503 : 502,
-        // Before the first event reaches the client another attempt can still take over.
-        retryable: true,
-      }),
-    };
+    return { type: 'error', error: anthropicStreamError(error) };
   }
+}
+
+/** An upstream's in-stream `error` event (or a stream cut short) as the gateway's error. */
+export function anthropicStreamError(error: JsonObject): GatewayError {
+  const type = stringField(error, 'type');
+  const message = stringField(error, 'message') || 'unknown error';
+  return new GatewayError('upstream_error', `Upstream service error: ${message}`, {
+    status: type === 'overloaded_error' ? 503 : 502,
+    // Before the first event reaches the client another attempt can still take over.
+    retryable: true,
+  });
 }
 
 function textDelta(type: 'text-delta' | 'thinking-delta', index: number, text: string | undefined): StreamEvent[] {

@@ -48,6 +48,8 @@ export class AnthropicMessagesStreamEncoder {
     const { blocks } = this;
     switch (event.type) {
       case 'start':
+      case 'wire':
+        // A forwarded frame is written only by the pass-through framing.
         return [];
       case 'text-start':
         return blocks.start(event.index, TEXT);
@@ -126,6 +128,10 @@ function frame({ event, data }: WireEvent): string {
 }
 
 /** The in-stream error the SDK turns into an APIError of that type; nothing follows it. */
+export function anthropicMessagesStreamErrorFrame(error: GatewayError): string {
+  return frame(errorEvent(error));
+}
+
 function errorEvent(error: GatewayError): WireEvent {
   return { event: 'error', data: { type: 'error', error: { type: error.type, message: error.message } } };
 }

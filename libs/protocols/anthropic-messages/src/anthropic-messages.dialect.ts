@@ -1,5 +1,6 @@
 import { headerOf, SSE_CONTENT_TYPE, withDefaultModel, type ClientDialect } from '@rosetta/protocols/common';
 import { renderAnthropicMessagesError } from './anthropic-messages-error';
+import { anthropicMessagesPassThroughFraming } from './anthropic-messages-pass-through-framing';
 import { AnthropicMessagesStreamEncoder } from './anthropic-messages-stream-encoder';
 import { convertAnthropicMessagesRequest } from './convert-anthropic-messages-request';
 import { convertToAnthropicMessagesResponse } from './convert-to-anthropic-messages-response';
@@ -36,9 +37,11 @@ export const anthropicMessagesDialect: ClientDialect = {
       headers: { 'request-id': input.requestId },
       encodeResponse: (response) => convertToAnthropicMessagesResponse({ response }),
       streamFraming: (model, promptTokens) => {
-        const encoder = new AnthropicMessagesStreamEncoder({ id: `msg_${input.requestId.replace(/^req_/, '')}`, model, inputTokensHint: promptTokens });
+        const encoder = new AnthropicMessagesStreamEncoder({ id: messageId(input.requestId), model, inputTokensHint: promptTokens });
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
       },
+      // The upstream's message_start has the real input count: no estimate is shown.
+      passThroughFraming: (model) => anthropicMessagesPassThroughFraming({ id: messageId(input.requestId), model }, SSE_CONTENT_TYPE),
     };
   },
   // Explaining a route needs no output cap: without one, a typical 1,024 is assumed.
@@ -49,3 +52,7 @@ export const anthropicMessagesDialect: ClientDialect = {
     return { request, encode: (tokens) => ({ input_tokens: tokens }) };
   },
 };
+
+function messageId(requestId: string): string {
+  return `msg_${requestId.replace(/^req_/, '')}`;
+}

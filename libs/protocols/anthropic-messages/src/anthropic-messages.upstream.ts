@@ -1,6 +1,7 @@
 import type { UpstreamProtocol } from '@rosetta/protocols/common';
 import { parseAnthropicMessagesErrorBody } from './anthropic-messages-error';
 import { AnthropicMessagesStreamDecoder } from './anthropic-messages-stream-decoder';
+import { AnthropicMessagesStreamScanner } from './anthropic-messages-stream-scanner';
 import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-response';
 import { convertToAnthropicMessagesRequest } from './convert-to-anthropic-messages-request';
 import { parseAnthropicMessagesSSE } from './parse-anthropic-messages-sse';
@@ -37,5 +38,6 @@ export const anthropicMessagesUpstream: UpstreamProtocol = {
   decode: (body) => convertAnthropicMessagesResponse({ body }),
   parseStream: parseAnthropicMessagesSSE,
   streamDecoder: () => new AnthropicMessagesStreamDecoder(),
+  streamScanner: () => new AnthropicMessagesStreamScanner(),
   parseError: parseAnthropicMessagesErrorBody,
 };

@@ -15,6 +15,8 @@ export {
 export { mapAnthropicMessagesUsage, toAnthropicMessagesUsage, type AnthropicMessagesUsage } from './map-anthropic-messages-usage';
 export { AnthropicMessagesStreamDecoder } from './anthropic-messages-stream-decoder';
 export { AnthropicMessagesStreamEncoder, type AnthropicMessagesStreamEncoderOptions } from './anthropic-messages-stream-encoder';
+export { AnthropicMessagesStreamScanner } from './anthropic-messages-stream-scanner';
+export { AnthropicMessagesPassThroughFraming } from './anthropic-messages-pass-through-framing';
 export { parseAnthropicMessagesSSE, type AnthropicMessagesSSEEvent } from './parse-anthropic-messages-sse';
 export {
   parseAnthropicMessagesErrorBody,

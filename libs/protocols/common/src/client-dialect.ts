@@ -93,6 +93,13 @@ export interface ChatExchange {
    * of the prompt (the one limits and routing used), for dialects whose streams announce it up front.
    */
   streamFraming(servedModel: string, promptTokens: number): StreamFraming;
+  /**
+   * The framing of a same-protocol stream (docs/decisions/0017): it writes the upstream's `wire`
+   * frames, changing only what the client must see differently (the served model, ids, the cost),
+   * and renders the gateway's in-stream errors; the other events only inform it. Absent where the
+   * dialect's streams always go through the canonical events.
+   */
+  passThroughFraming?(servedModel: string, promptTokens: number): StreamFraming;
 }
 
 /** What an embeddings request brings, as the data plane hands it to the dialect. */

@@ -9,3 +9,4 @@ export * from './upstream-protocol';
 export * from './client-dialect';
 export * from './request-validation';
 export * from './decode-path';
+export * from './stream-pass-through';

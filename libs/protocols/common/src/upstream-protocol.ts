@@ -1,4 +1,5 @@
 import type { CanonicalRequest, CanonicalResponse, Converted, EmbeddingRequest, EmbeddingResponse, StreamEvent, UpstreamProtocolId } from '@rosetta/canonical';
+import type { StreamScanner } from './stream-pass-through';
 
 /** What the registry knows of the endpoint being called, as the codec needs it. */
 export interface UpstreamEndpoint {
@@ -52,6 +53,12 @@ export interface UpstreamProtocol {
   parseStream(source: AsyncIterable<Uint8Array | string>): AsyncIterable<unknown>;
   /** A fresh decoder for one stream's chunks. */
   streamDecoder(): { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] };
+  /**
+   * A fresh scanner of the stream's SSE frames, where a client of this same wire format can be
+   * sent the upstream's frames as they came (docs/decisions/0017); the dialect of this id then
+   * has `ChatExchange.passThroughFraming`.
+   */
+  streamScanner?(): StreamScanner;
   /** The provider's error message from an error body. */
   parseError(text: string): { message: string };
   /** Embeddings, where the protocol has them. */

@@ -11,6 +11,8 @@ export { mapOpenAIChatUsage, toOpenAIChatUsage } from './map-openai-chat-usage';
 export { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
 export { OpenAIChatStreamEncoder, type OpenAIChatStreamEncoderOptions } from './openai-chat-stream-encoder';
 export { parseOpenAIChatSSE } from './parse-openai-chat-sse';
+export { OpenAIChatStreamScanner } from './openai-chat-stream-scanner';
+export { OpenAIChatPassThroughFraming } from './openai-chat-pass-through-framing';
 export { parseOpenAIChatErrorBody, renderOpenAIChatError, type OpenAIChatErrorBody } from './openai-chat-error';
 export * from './reasoning-details';
 export { openAIChatUpstream } from './openai-chat.upstream';

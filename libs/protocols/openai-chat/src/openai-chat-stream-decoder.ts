@@ -154,7 +154,7 @@ function firstChoice(chunk: JsonObject): JsonObject | undefined {
   return isRecord(choice) ? choice : undefined;
 }
 
-function upstreamErrorMessage(error: unknown): string {
+export function upstreamErrorMessage(error: unknown): string {
   if (typeof error === 'string' && error !== '') return error;
   const message = isRecord(error) ? stringField(error, 'message') : undefined;
   return message || 'unknown error';

@@ -61,7 +61,7 @@ export class OpenAIChatStreamEncoder {
         return this.finish(event.finishReason, event.usage ?? this.usage);
       case 'error':
         this.ended = true;
-        return frame(errorBody(event.error));
+        return openAIChatStreamErrorFrame(event.error);
       default:
         // Block boundaries and redacted thinking have no dialect-A form.
         return '';
@@ -133,6 +133,6 @@ function frame(body: unknown): string {
 }
 
 /** The in-stream error form openai-node turns into an APIError; no [DONE] follows it. */
-function errorBody(error: GatewayError): unknown {
-  return { error: { message: error.message, type: error.type, code: error.code ?? null, param: error.param ?? null } };
+export function openAIChatStreamErrorFrame(error: GatewayError): string {
+  return frame({ error: { message: error.message, type: error.type, code: error.code ?? null, param: error.param ?? null } });
 }

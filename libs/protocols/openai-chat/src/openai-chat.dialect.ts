@@ -4,7 +4,8 @@ import { convertOpenAIEmbeddingsRequest } from './convert-openai-embeddings-requ
 import { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
 import { convertToOpenAIEmbeddingsResponse } from './convert-to-openai-embeddings-response';
 import { renderOpenAIChatError } from './openai-chat-error';
-import { OpenAIChatStreamEncoder } from './openai-chat-stream-encoder';
+import { openAIChatPassThroughFraming } from './openai-chat-pass-through-framing';
+import { OpenAIChatStreamEncoder, type OpenAIChatStreamEncoderOptions } from './openai-chat-stream-encoder';
 
 declare module '@rosetta/canonical' {
   interface DialectIds {
@@ -36,9 +37,15 @@ export const openAIChatDialect: ClientDialect = {
       warnings,
       encodeResponse: (response) => convertToOpenAIChatResponse({ response }),
       streamFraming: (model) => {
-        const encoder = new OpenAIChatStreamEncoder({ id: `chatcmpl-${input.requestId.replace(/^req_/, '')}`, model, created: Math.floor(Date.now() / 1000), includeUsage });
+        const encoder = new OpenAIChatStreamEncoder(encoderOptions(input.requestId, model, includeUsage));
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
       },
+      passThroughFraming: (model) => openAIChatPassThroughFraming(encoderOptions(input.requestId, model, includeUsage), SSE_CONTENT_TYPE),
     };
   },
 };
+
+/** What the client sees of a stream's envelope, whichever way the stream is written. */
+function encoderOptions(requestId: string, model: string, includeUsage: boolean): OpenAIChatStreamEncoderOptions {
+  return { id: `chatcmpl-${requestId.replace(/^req_/, '')}`, model, created: Math.floor(Date.now() / 1000), includeUsage };
+}

@@ -3,6 +3,7 @@ import { convertOpenAIChatResponse } from './convert-openai-chat-response';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
 import { parseOpenAIChatErrorBody } from './openai-chat-error';
 import { OpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
+import { OpenAIChatStreamScanner } from './openai-chat-stream-scanner';
 import { openAIEmbeddingsUpstream } from './openai-embeddings.upstream';
 import { parseOpenAIChatSSE } from './parse-openai-chat-sse';
 
@@ -24,6 +25,7 @@ export const openAIChatUpstream: UpstreamProtocol = {
   decode: (body) => convertOpenAIChatResponse({ body }),
   parseStream: parseOpenAIChatSSE,
   streamDecoder: () => new OpenAIChatStreamDecoder(),
+  streamScanner: () => new OpenAIChatStreamScanner(),
   parseError: parseOpenAIChatErrorBody,
   embeddings: openAIEmbeddingsUpstream,
 };

@@ -1,0 +1,71 @@
+/**
+ * Same-protocol stream pass-through (docs/decisions/0017): when a client speaks the upstream's
+ * own wire format, the upstream's frames are forwarded as they came, and the gateway reads only
+ * what it needs of each (usage, the finish, errors, whether output began) by a light scan.
+ */
+import { GatewayError, type StreamEvent, type WireFrameEvent } from '@rosetta/canonical';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+/** One SSE event as the upstream sent it: its `event:` name and its `data:` text. */
+export interface SseFrame {
+  event?: string;
+  data: string;
+  /** Read from what was left when the connection closed: a half-written payload there is dropped. */
+  final: boolean;
+}
+
+/** A fresh scanner reads one stream's frames into the wire frames to forward and the events the gateway reads. */
+export interface StreamScanner {
+  push(frame: SseFrame): StreamEvent[];
+  /** The upstream closed: a finish it announced, or an error when it ended too soon. */
+  end(): StreamEvent[];
+}
+
+/**
+ * Upstream SSE bytes → frames, yielded as each event completes (never buffering the whole
+ * stream). Framing is eventsource-parser's job; events without data (comments, keep-alives) are not frames.
+ */
+export async function* parseSseFrames(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseFrame> {
+  const decoder = new TextDecoder();
+  const pending: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => pending.push(event) });
+  for await (const piece of source) {
+    parser.feed(typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
+    yield* take(pending, false);
+  }
+  // A last event without its blank line still counts once the connection closes.
+  parser.feed(`${decoder.decode()}\n\n`);
+  yield* take(pending, true);
+}
+
+function take(pending: EventSourceMessage[], final: boolean): SseFrame[] {
+  return pending
+    .splice(0, pending.length)
+    .filter((message) => message.data !== '')
+    .map((message) => (message.event === undefined ? { data: message.data, final } : { event: message.event, data: message.data, final }));
+}
+
+/**
+ * The frame's payload parsed; a malformed one fails the stream (retryable before its first
+ * byte), except one cut off by the connection closing, which is dropped (undefined): the scanner
+ * then reports the stream as cut, which is the cause.
+ */
+export function parseFrameData(frame: SseFrame): unknown {
+  try {
+    return JSON.parse(frame.data);
+  } catch {
+    if (frame.final) return undefined;
+    throw new GatewayError('upstream_error', 'Upstream service error: malformed stream event', { status: 502, retryable: true });
+  }
+}
+
+/** The SSE text of a frame, as a client of the same wire format reads it. */
+export function sseText(event: string | undefined, data: string): string {
+  const lines = data.includes('\n') ? data.split('\n').map((line) => `data: ${line}`).join('\n') : `data: ${data}`;
+  return event === undefined ? `${lines}\n\n` : `event: ${event}\n${lines}\n\n`;
+}
+
+/** A frame to forward: `text` as it came, `data` its parsed payload. */
+export function wireFrame(frame: SseFrame, data: unknown, outputChars: number, content = outputChars > 0): WireFrameEvent {
+  return { type: 'wire', text: sseText(frame.event, frame.data), data, content, outputChars };
+}

@@ -1,0 +1,128 @@
+import { adminCall } from './support/gateway-process';
+import { callDialect, readStream, type Dialect } from './support/dialect-wire';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * Same-protocol stream pass-through (docs/decisions/0017): an OpenAI client served by an OpenAI
+ * upstream, and an Anthropic client by an Anthropic upstream, get the upstream's frames as it
+ * sent them — only the envelope the client must see differently is changed — while the ledger is
+ * exact, and a cut or stalled stream still ends with the dialect's in-stream error.
+ */
+const TIMEOUTS = { UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '2000', UPSTREAM_IDLE_TIMEOUT_MS: '1500', UPSTREAM_FALLBACK_FIRST_BYTE_MS: '1000' };
+const HANG_GUARD_MS = 15_000;
+const PACED = { tokensPerSecond: 20 };
+const LONG_TEXT = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+const OPENAI_PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
+
+function sseFrames(body: string): string[] {
+  return body.split('\n\n').filter((frame) => frame !== '');
+}
+
+describe('same-protocol stream pass-through', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack(TIMEOUTS);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 10)}`;
+
+  /** The upstream request the gateway made for `marker`, sent again straight to the simulator: the frames the upstream sends. */
+  async function upstreamFrames(marker: string, headers: Record<string, string>): Promise<string[]> {
+    const sent = stack.sim.requests().find((r) => JSON.stringify(r.body).includes(marker));
+    expect(sent).toBeDefined();
+    const res = await fetch(`${stack.sim.url}${sent!.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(sent!.body) });
+    return sseFrames(await res.text());
+  }
+
+  const row = async (id: string | null | undefined) => (await adminCall(stack.gateway, 'GET', `/admin/requests/${id}`)).body;
+
+  it('OpenAI → OpenAI: each chunk is the upstream chunk after the gateway envelope, the usage chunk carries the cost, and the ledger is exact', async () => {
+    const marker = unique('pass-openai');
+    stack.sim.script({ match: marker, reply: { text: 'Pass this through untouched, please.', usage: { input: 12, output: 7 } } });
+    const res = await fetch(`${stack.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: marker }] }),
+    });
+    const requestId = res.headers.get('x-request-id');
+    const client = sseFrames(await res.text());
+    const upstream = await upstreamFrames(marker, { authorization: 'Bearer sk-openai-operator-000000' });
+
+    const envelope = `data: {"id":"chatcmpl-${requestId!.replace(/^req_/, '')}","object":"chat.completion.chunk","created":`;
+    const after = (frame: string) => frame.slice(frame.indexOf('"system_fingerprint"'));
+    expect(client).toHaveLength(upstream.length);
+    // Role, content and finish chunks: the upstream's bytes after the envelope, which names the served model.
+    for (const [i, frame] of client.slice(0, -2).entries()) {
+      expect(frame.startsWith(envelope)).toBe(true);
+      expect(frame).toContain('"model":"rosetta/gpt-4o-mini",');
+      expect(after(frame)).toEqual(after(upstream[i]!));
+    }
+    const usageChunk = JSON.parse(client.at(-2)!.slice('data: '.length)) as { usage: Record<string, unknown> };
+    const upstreamUsage = (JSON.parse(upstream.at(-2)!.slice('data: '.length)) as { usage: Record<string, unknown> }).usage;
+    const cost = 12 * OPENAI_PRICE.prompt + 7 * OPENAI_PRICE.completion;
+    expect(usageChunk.usage).toEqual({ ...upstreamUsage, cost: expect.closeTo(cost, 12) });
+    expect(client.at(-1)).toEqual('data: [DONE]');
+
+    const recorded = await row(requestId);
+    expect(recorded).toEqual(expect.objectContaining({ status: 200, streamed: true, provider: 'openai', served_model: 'rosetta/gpt-4o-mini', input_tokens: 12, output_tokens: 7, error_type: null }));
+    expect(Number(recorded.cost_usd)).toBeCloseTo(cost, 12);
+    expect(recorded.ttft_ms).toEqual(expect.any(Number));
+  });
+
+  it('OpenAI → OpenAI without include_usage: no usage reaches the client, the ledger still has it', async () => {
+    const marker = unique('pass-openai-nousage');
+    stack.sim.script({ match: marker, reply: { text: 'No usage for you.', usage: { input: 9, output: 4 } } });
+    const exchange = await callDialect(stack.gateway.url, stack.key, { dialect: 'openai', model: 'rosetta/gpt-4o-mini', text: marker, stream: true }, HANG_GUARD_MS);
+    const client = sseFrames(exchange.body);
+    expect(client.filter((frame) => frame.includes('"usage":{'))).toEqual([]);
+    expect(readStream('openai', exchange.body)).toEqual({ kind: 'finished', text: 'No usage for you.', finish: 'stop' });
+    expect(await row(exchange.headers?.get('x-request-id'))).toEqual(expect.objectContaining({ status: 200, input_tokens: 9, output_tokens: 4 }));
+  });
+
+  it('Anthropic → Anthropic: every event after message_start is the upstream event byte for byte', async () => {
+    const marker = unique('pass-anthropic');
+    stack.sim.script({ match: marker, reply: { text: 'Forwarded as sent.', usage: { input: 15, output: 5 } } });
+    const exchange = await callDialect(stack.gateway.url, stack.key, { dialect: 'anthropic', model: 'rosetta/claude-haiku-4-5', text: marker, stream: true }, HANG_GUARD_MS);
+    const requestId = exchange.headers?.get('x-request-id');
+    const client = sseFrames(exchange.body);
+    const upstream = await upstreamFrames(marker, { 'x-api-key': 'sk-ant-operator-000000', 'anthropic-version': '2023-06-01' });
+
+    expect(client.slice(1)).toEqual(upstream.slice(1));
+    const start = JSON.parse(client[0]!.split('data: ')[1]!) as { message: Record<string, unknown> };
+    const upstreamStart = JSON.parse(upstream[0]!.split('data: ')[1]!) as { message: Record<string, unknown> };
+    expect(start.message).toEqual({ ...upstreamStart.message, id: `msg_${requestId!.replace(/^req_/, '')}`, model: 'rosetta/claude-haiku-4-5' });
+    expect(await row(requestId)).toEqual(expect.objectContaining({ status: 200, streamed: true, provider: 'anthropic', input_tokens: 15, output_tokens: 5, error_type: null }));
+  });
+
+  it.each<[Dialect, string]>([
+    ['openai', 'rosetta/gpt-4o-mini'],
+    ['anthropic', 'rosetta/claude-haiku-4-5'],
+  ])('%s: a stream cut or stalled after its first chunks ends with the in-stream error, charged for what was relayed', async (dialect, model) => {
+    for (const fault of [{ dropConnectionAfterChunks: 2 }, { fault: { kind: 'stall' as const, afterChunks: 2 } }]) {
+      const marker = unique(`pass-cut-${dialect}`);
+      stack.sim.script({ match: marker, reply: { text: LONG_TEXT, ...PACED, ...fault } });
+      const exchange = await callDialect(stack.gateway.url, stack.key, { dialect, model, text: marker, stream: true }, HANG_GUARD_MS);
+      expect(exchange.failure).toBeUndefined();
+      const ending = readStream(dialect, exchange.body);
+      expect(ending).toEqual(expect.objectContaining({ kind: 'error' }));
+      expect(ending.kind === 'error' && ending.text.length).toBeGreaterThan(0);
+      const recorded = await row(exchange.headers?.get('x-request-id'));
+      expect(recorded).toEqual(expect.objectContaining({ status: 200, streamed: true, error_type: expect.any(String) }));
+      expect(recorded.output_tokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('a failure before the first content byte still falls back', async () => {
+    const marker = unique('pass-fallback');
+    stack.sim.script({ match: marker, model: 'gpt-4o-mini', reply: { dropConnectionAfterChunks: 0 } });
+    stack.sim.script({ match: marker, model: 'gpt-4.1-mini', reply: { text: 'The fallback answered.' } });
+    const exchange = await callDialect(stack.gateway.url, stack.key, { dialect: 'openai', model: 'rosetta/gpt-4o-mini', fallbacks: ['rosetta/gpt-4.1-mini'], text: marker, stream: true }, HANG_GUARD_MS);
+    expect(readStream('openai', exchange.body)).toEqual({ kind: 'finished', text: 'The fallback answered.', finish: 'stop' });
+    expect(exchange.headers?.get('x-rosetta-model')).toBe('rosetta/gpt-4.1-mini');
+  });
+});
