@@ -1,5 +1,5 @@
 /** The dashboard's routes in the OpenAPI document: its pages, sign-in, the audit log, the router explained (openapi-document.ts merges them in). */
-type Json = Record<string, unknown>;
+import type { Json } from './openapi-parts';
 
 export interface DashboardBuilders {
   json(schema: Json, description?: string): Json;

@@ -2,7 +2,7 @@
  * The embeddings routes of the OpenAPI document (issue 15): `POST /v1/embeddings` and Gemini's
  * `:embedContent` / `:batchEmbedContents`, built with openapi-document.ts's own helpers.
  */
-type Json = Record<string, unknown>;
+import type { Json } from './openapi-parts';
 
 interface Helpers {
   ref(name: string): Json;

@@ -1,5 +1,5 @@
 /** The Responses API's routes in the OpenAPI document (openapi-document.ts merges them in). */
-type Json = Record<string, unknown>;
+import type { Json } from './openapi-parts';
 
 export interface OperationBuilders {
   chat(summary: string, tags: string[], schema: string, security: Json[], extra?: Json): Json;

@@ -70,7 +70,7 @@ export class DataPlane {
       body: undefined,
     };
     // Off, tracing is this one flag test and nothing else (OTEL_EXPORTER_OTLP_ENDPOINT unset).
-    if (this.tracing.enabled) request.trace = this.tracing.traceRequest(req, res, request);
+    if (this.tracing.enabled) request.trace = this.tracing.traceRequest(req, res, request, route.pattern);
     try {
       if (route.method === 'POST') request.body = await readJsonBody(req, this.config.bodyLimitBytes);
       const key = await authenticate(this.keys, request, dialect(route.dialect).credential);

@@ -12,7 +12,7 @@ import type { TracingConfig } from './tracing-config';
 
 /** What TracingService holds while tracing is on. */
 export interface TracingRuntime {
-  openRequest(req: IncomingMessage, id: string, path: string): RequestSpan;
+  openRequest(req: IncomingMessage, id: string, path: string, route: string): RequestSpan;
   /** Exports what is still batched, then stops. */
   shutdown(): Promise<void>;
 }
@@ -46,7 +46,7 @@ export function startTracing(config: TracingConfig, logger: AppLogger): TracingR
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   const sdk: TracingSdk = { tracer: provider.getTracer('rosetta'), propagator: new W3CTraceContextPropagator() };
   return {
-    openRequest: (req, id, path) => openRequestSpan(sdk, req, id, path, config.captureContent),
+    openRequest: (req, id, path, route) => openRequestSpan(sdk, req, id, path, route, config.captureContent),
     shutdown: () => provider.shutdown(),
   };
 }

@@ -68,7 +68,7 @@ describe('RequestSpan', () => {
 
   it('names an embeddings request and its attempts by the embeddings operation', () => {
     const req = { headers: {}, method: 'POST', httpVersion: '1.1', socket: {} } as unknown as IncomingMessage;
-    const request = openRequestSpan(sdk, req, 'req_1', '/v1beta/models/rosetta/gemini-embedding-001:batchEmbedContents', false);
+    const request = openRequestSpan(sdk, req, 'req_1', '/v1beta/models/rosetta/gemini-embedding-001:batchEmbedContents', '/v1beta/models/{path}', false);
     request.attempt('rosetta/gemini-embedding-001', { ...TARGET, upstreamModel: 'gemini-embedding-001' }, 1, 'embeddings');
     request.answered({ model: 'gemini-embedding-001', usage: { inputTokens: 7, outputTokens: 0 } });
     request.end(200, { requestedModel: 'rosetta/gemini-embedding-001', servedModel: 'rosetta/gemini-embedding-001', provider: 'gemini', attempts: 1, streamed: false, usage: { inputTokens: 7, outputTokens: 0 } }, false);
@@ -78,6 +78,23 @@ describe('RequestSpan', () => {
       'embeddings rosetta/gemini-embedding-001',
       'embeddings',
       '/v1beta/models/{model}:batchEmbedContents',
+    ]);
+  });
+
+  it('names the route by its template: no response id or model in http.route, and Gemini methods kept', () => {
+    const req = { headers: {}, method: 'GET', httpVersion: '1.1', socket: {} } as unknown as IncomingMessage;
+    const routes: Array<[string, string]> = [
+      ['/v1/responses/resp_0123456789abcdef/input_items', '/v1/responses/{response_id}/input_items'],
+      ['/v1beta/models/rosetta/gemini-2.5-flash:countTokens', '/v1beta/models/{path}'],
+      ['/v1beta/models/rosetta/gemini-2.5-flash', '/v1beta/models/{path}'],
+      ['/v1/chat/completions', '/v1/chat/completions'],
+    ];
+    for (const [path, route] of routes) openRequestSpan(sdk, req, 'req_1', path, route, false).end(200, undefined, false);
+    expect(exporter.getFinishedSpans().map((span) => span.attributes['http.route'])).toEqual([
+      '/v1/responses/{response_id}/input_items',
+      '/v1beta/models/{model}:countTokens',
+      '/v1beta/models/{model}',
+      '/v1/chat/completions',
     ]);
   });
 });

@@ -153,13 +153,13 @@ export class RequestSpan {
  * Opens the span of one chat request, continuing the caller's trace when its `traceparent` is
  * valid (a malformed one starts a new trace).
  */
-export function openRequestSpan(sdk: TracingSdk, req: IncomingMessage, id: string, path: string, captureContent: boolean): RequestSpan {
+export function openRequestSpan(sdk: TracingSdk, req: IncomingMessage, id: string, path: string, route: string, captureContent: boolean): RequestSpan {
   const parent = sdk.propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
   const operation = operationOf(path);
   const attributes: Record<string, string> = {
     [GEN_AI_OPERATION_NAME]: operation,
     [ATTR_HTTP_REQUEST_METHOD]: req.method ?? 'POST',
-    [ATTR_HTTP_ROUTE]: routeOf(path),
+    [ATTR_HTTP_ROUTE]: routeOf(route, path),
     [ATTR_URL_PATH]: path,
     [ATTR_URL_SCHEME]: 'http',
     [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
@@ -177,11 +177,15 @@ function operationOf(path: string): string {
   return path === '/v1/embeddings' || path.endsWith(':embedContent') || path.endsWith(':batchEmbedContents') ? 'embeddings' : 'chat';
 }
 
-/** The route template: a Gemini path carries the model, which the route leaves out. */
-function routeOf(path: string): string {
-  if (!path.startsWith('/v1beta/models/')) return path;
-  const method = /:(streamGenerateContent|embedContent|batchEmbedContents)$/.exec(path)?.[1] ?? 'generateContent';
-  return `/v1beta/models/{model}:${method}`;
+/**
+ * The route template, never the path (ids and models in a path would make a series each): a
+ * Gemini model call's template takes the model and the method as one tail, so the method the
+ * path names is put back.
+ */
+function routeOf(route: string, path: string): string {
+  if (route !== '/v1beta/models/{path}') return route;
+  const method = /:(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/i.exec(path)?.[1];
+  return method ? `/v1beta/models/{model}:${method}` : '/v1beta/models/{model}';
 }
 
 function describeOutcome(span: Span, outcome: RequestOutcome, operation: string): void {

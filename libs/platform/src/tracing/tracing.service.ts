@@ -38,9 +38,12 @@ export class TracingService implements OnApplicationShutdown {
     return service;
   }
 
-  /** The span of one chat request; it ends by itself when `res` closes. Only when enabled. */
-  traceRequest(req: IncomingMessage, res: ServerResponse, request: TracedRequest): RequestSpan {
-    const span = this.runtime!.openRequest(req, request.id, request.path);
+  /**
+   * The span of one client request; it ends by itself when `res` closes. Only when enabled.
+   * `route` is the route's template (its OpenAPI path), the span's `http.route`.
+   */
+  traceRequest(req: IncomingMessage, res: ServerResponse, request: TracedRequest, route: string): RequestSpan {
+    const span = this.runtime!.openRequest(req, request.id, request.path, route);
     res.once('close', () => span.end(res.statusCode, request.usageDraft, !res.writableEnded));
     return span;
   }

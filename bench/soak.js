@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS scripts run by node, outside the TypeScript build */
+'use strict';
+// `npm run bench:soak`: does Rosetta leak, or fail, over a long steady run, and how much memory do
+// many open streams take?
+//
+// Starts the simulator, Rosetta as in production (built, fresh PostgreSQL database, Redis, a key
+// with finite RPM/TPM so the limiter runs) and then:
+// 1. a steady open-loop rate (SOAK_RATE req/s, default 60) for SOAK_MINUTES (default 30), rotating
+//    over the four dialects, streamed and not, to all three upstream protocols; every answer is read
+//    to its end and must finish cleanly; the replica's resident memory (primary and workers) is
+//    sampled every 10 s; at the end every request must have exactly one ledger row;
+// 2. SOAK_STREAMS (default 10,000) slow streams held open at once, with the peak memory.
+// Writes docs/benchmarks/soak.{md,json} (SOAK_OUT_DIR to change). Not a test: nothing asserts a
+// timing; the verdicts are printed and recorded.
+const { execFileSync } = require('node:child_process');
+const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
+const { join } = require('node:path');
+const { Client } = require('pg');
+const stack = require('./lib/stack');
+const { stopAll, killAllSync, sleep } = require('./lib/proc');
+const { holdStreams, abortAllStreams } = require('./lib/streams');
+const { mb } = require('./lib/load');
+const { round } = require('./lib/stats');
+const { log, streamingPrompt } = require('./lib/run-support');
+const os = require('node:os');
+const { treeRss, soakRequests, steadyLoad, slope } = require('./lib/soak-load');
+
+const MINUTES = Number(process.env.SOAK_MINUTES || 30);
+const RATE = Number(process.env.SOAK_RATE || 60);
+const STREAMS = Number(process.env.SOAK_STREAMS || 10_000);
+const OUT_DIR = process.env.SOAK_OUT_DIR || join(stack.ROOT, 'docs', 'benchmarks');
+const SAMPLE_MS = 10_000;
+const NOFILE = 65_536;
+
+/**
+ * Many open sockets need more descriptors than a usual soft limit: run again under prlimit with the
+ * soft limit raised to the hard one (which needs no privilege). A replica serving N streams holds
+ * 2N sockets (client and upstream) in one process unless WORKERS spreads them.
+ */
+function ensureDescriptors() {
+  const match = /Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/.exec(readFileSync('/proc/self/limits', 'utf8'));
+  if (!match || process.env.SOAK_REEXEC === '1') return;
+  const [soft, hard] = [match[1], match[2]].map((v) => (v === 'unlimited' ? Infinity : Number(v)));
+  const want = Math.min(hard, NOFILE);
+  if (soft >= want) {
+    if (2 * STREAMS + 1000 > soft) log(`${soft} open files per process (hard limit ${hard}): one process cannot hold ${STREAMS} streams and their upstream sockets`);
+    return;
+  }
+  try {
+    execFileSync('prlimit', [`--nofile=${want}:${hard === Infinity ? 'unlimited' : hard}`, process.execPath, __filename], { stdio: 'inherit', env: { ...process.env, SOAK_REEXEC: '1' } });
+    process.exit(0);
+  } catch (error) {
+    if (typeof error.status === 'number') process.exit(error.status);
+    log(`could not raise the open-file limit (${error.message})`);
+  }
+}
+
+async function ledgerRows(databaseUrl) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT count(*)::int AS n, count(DISTINCT request_id)::int AS distinct_ids FROM request_log');
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
+async function steadyPhase(rosetta, databaseUrl) {
+  const requests = soakRequests(rosetta.url, rosetta.key);
+  const samples = [];
+  log(`steady: ${RATE} req/s for ${MINUTES} min over ${requests.length} request kinds`);
+  const counts = await steadyLoad(requests, {
+    rate: RATE,
+    durationMs: MINUTES * 60_000,
+    sampleMs: SAMPLE_MS,
+    onSample: (c, elapsedMs) => {
+      const rss = treeRss(rosetta.pid);
+      samples.push({ minute: round(elapsedMs / 60_000, 2), rssMB: rss === null ? null : mb(rss), sent: c.sent, failed: c.failed, inFlight: c.inFlight });
+      if (samples.length % 6 === 0) log(`  ${round(elapsedMs / 60_000, 1)} min: RSS ${mb(rss)} MB, ${c.sent} sent, ${c.failed} failed, ${c.inFlight} in flight`);
+    },
+  });
+  // Ledger rows are written in batches; the last batch lands within a flush interval.
+  let ledger = await ledgerRows(databaseUrl);
+  for (let i = 0; i < 20 && ledger.n < counts.sent; i += 1) {
+    await sleep(500);
+    ledger = await ledgerRows(databaseUrl);
+  }
+  const points = samples.filter((s) => s.rssMB !== null).map((s) => [s.minute, s.rssMB]);
+  const secondHalf = points.filter(([minute]) => minute >= MINUTES / 2);
+  const mean = (list) => (list.length ? round(list.reduce((a, [, y]) => a + y, 0) / list.length, 1) : null);
+  const early = mean(points.filter(([m]) => m >= 5 && m < 10));
+  const late = mean(points.filter(([m]) => m >= MINUTES - 5));
+  const slopePerHour = round(slope(secondHalf) * 60, 1);
+  return {
+    rate: RATE,
+    minutes: MINUTES,
+    sent: counts.sent,
+    ok: counts.ok,
+    failed: counts.failed,
+    failures: Object.fromEntries(counts.failures),
+    ledgerRows: ledger.n,
+    ledgerDistinctIds: ledger.distinct_ids,
+    rssMinutes5to10MB: early,
+    rssLast5MB: late,
+    rssSecondHalfSlopeMBPerHour: slopePerHour,
+    flat: early !== null && late !== null && late - early < 20 && slopePerHour < 20,
+    samples,
+  };
+}
+
+async function holdPhase(rosetta) {
+  const words = 60;
+  const tokensPerSecond = 2;
+  const prompt = streamingPrompt({ words, tokensPerSecond });
+  const target = {
+    name: 'rosetta',
+    url: `${rosetta.url}/v1/chat/completions`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${rosetta.key}` },
+    body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: prompt }] }),
+    pid: rosetta.pid,
+  };
+  const before = treeRss(rosetta.pid);
+  let peak = before;
+  const watch = setInterval(() => {
+    const now = treeRss(rosetta.pid);
+    if (now !== null && now > peak) peak = now;
+  }, 500);
+  log(`hold: ${STREAMS} streams of ${words / tokensPerSecond} s, opened over 15 s`);
+  try {
+    const point = await holdStreams(target, { count: STREAMS, rampMs: 15_000, timeoutMs: (words / tokensPerSecond + 90) * 1000 });
+    const { ttftMs, ...rest } = point;
+    return { ...rest, ttftP50Ms: ttftMs ? ttftMs.p50 : null, rssBeforeMB: mb(before), rssTreePeakMB: mb(peak), under1GB: peak < 1024 * 1024 * 1024 && point.errors === 0 };
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+function markdown(result) {
+  const s = result.steady;
+  const h = result.hold;
+  const lines = [
+    '# Soak',
+    '',
+    `Recorded by \`npm run bench:soak\` on ${result.generatedAt} (commit ${result.commit}). Machine: ${result.machine}; load generator, simulator, PostgreSQL, Redis and Rosetta share it.`,
+    `Rosetta: built \`dist/\`, PostgreSQL, Redis, a key with finite RPM/TPM, \`LOG_LEVEL=warn\`${result.workers ? `, \`WORKERS=${result.workers}\`` : ''}; memory is the resident set of the replica's whole process tree.`,
+    '',
+    `## Steady: ${s.rate} req/s for ${s.minutes} min, four dialects × three upstream protocols, half streamed`,
+    '',
+    '| sent | finished cleanly | failed | ledger rows | distinct ledger ids | RSS min 5–10 MB | RSS last 5 min MB | slope, 2nd half, MB/h | verdict |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    `| ${s.sent} | ${s.ok} | ${s.failed} | ${s.ledgerRows} | ${s.ledgerDistinctIds} | ${s.rssMinutes5to10MB} | ${s.rssLast5MB} | ${s.rssSecondHalfSlopeMBPerHour} | ${s.flat && s.failed === 0 && s.ledgerRows === s.sent ? '**flat, no error, one row each**' : '**not met**'} |`,
+    '',
+    Object.keys(s.failures).length ? `Failures: ${Object.entries(s.failures).map(([k, n]) => `${n} × ${k}`).join('; ')}` : 'No failure.',
+    '',
+    `RSS by minute: ${s.samples.filter((_, i) => i % 6 === 5).map((x) => `${round(x.minute, 0)}′ ${x.rssMB}`).join(', ')} (MB).`,
+    '',
+    `## ${h.streams} streams open at once`,
+    '',
+    '| streams | max open at once | completed | errors | RSS before MB | peak RSS MB (tree) | verdict |',
+    '|---:|---:|---:|---:|---:|---:|---|',
+    `| ${h.streams} | ${h.maxOpen} | ${h.completed} | ${h.errors} | ${h.rssBeforeMB} | ${h.rssTreePeakMB} | ${h.under1GB ? '**under 1 GB, no error**' : '**not met**'} |`,
+    '',
+    h.errorSamples && h.errorSamples.length ? `Errors: ${h.errorSamples.join('; ')}` : '',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function main() {
+  ensureDescriptors();
+  const state = { db: null, redis: null };
+  const cleanup = async () => {
+    abortAllStreams();
+    await stopAll(8000).catch(() => undefined);
+    if (state.db) await stack.dropDatabase(state.db.name).catch(() => undefined);
+    if (state.redis) await stack.releaseRedisDb(state.redis).catch(() => undefined);
+  };
+  process.on('SIGINT', () => {
+    killAllSync();
+    process.exit(130);
+  });
+  try {
+    state.db = await stack.createDatabase('soak');
+    state.redis = await stack.claimRedisDb();
+    const sim = await stack.startSimulator({ latencyMs: 20 });
+    const workers = process.env.WORKERS;
+    const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, keyKind: 'limited', env: workers ? { WORKERS: workers } : {} });
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: stack.ROOT, encoding: 'utf8' }).trim();
+    const steady = await steadyPhase(rosetta, state.db.url);
+    log(`steady: ${steady.sent} sent, ${steady.failed} failed, ${steady.ledgerRows} ledger rows; RSS ${steady.rssMinutes5to10MB} → ${steady.rssLast5MB} MB, ${steady.rssSecondHalfSlopeMBPerHour} MB/h`);
+    const hold = await holdPhase(rosetta);
+    log(`hold: ${hold.maxOpen}/${hold.streams} open at once, ${hold.errors} errors, peak RSS ${hold.rssTreePeakMB} MB`);
+    const result = { generatedAt: new Date().toISOString(), commit, machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${round(os.totalmem() / 1024 ** 3, 1)} GiB, Node ${process.version}`, workers: workers || null, steady, hold };
+    mkdirSync(OUT_DIR, { recursive: true });
+    writeFileSync(join(OUT_DIR, 'soak.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(join(OUT_DIR, 'soak.md'), markdown(result));
+    log(`wrote ${join(OUT_DIR, 'soak.md')}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((error) => {
+  log(`soak failed: ${error.stack || error.message}`);
+  killAllSync();
+  process.exit(1);
+});
