@@ -110,6 +110,21 @@ describe('DataPlane (the stage chain)', () => {
     }
   });
 
+  it.each([
+    ['POST', '/v1/route', 'authorization', 'Bearer good'],
+    ['POST', '/v1/messages/count_tokens', 'x-api-key', 'good'],
+    ['GET', '/v1/models', 'authorization', 'Bearer good'],
+  ])('counts %s %s up front: it calls no upstream', async (method, path, header, value) => {
+    const plane = await dataPlane();
+    try {
+      const res = await fetch(`${plane.base}${path}`, { method, headers: { [header]: value }, ...(method === 'POST' ? { body: '{}' } : {}) });
+      expect(res.status).toBe(200);
+      expect(plane.stages).toEqual(['key', 'limits', 'handler']);
+    } finally {
+      await plane.close();
+    }
+  });
+
   it("leaves a route that calls an upstream to count in its admission, and counts it after a handler that did not", async () => {
     const admitting: Handler = (req) => {
       req.requestCount!.state = { plan: 'pro', requests: null };
