@@ -22,8 +22,9 @@
 //
 // Options (env): TRACE_KEY (enterprise | limited | budget; default budget), TRACE_BASELINE,
 // TRACE_TARGET (A->openai; B->anthropic, C->gemini, ...), TRACE_REQUESTS (5), TRACE_BURST_US (60),
-// TRACE_OUT (a file for the JSON, optional). MONITOR slows Redis for everyone while it runs: do not
-// run this beside a benchmark.
+// TRACE_OUT (a file for the JSON, optional), TRACE_MONITOR=0 (strace only: on a Redis other
+// processes are busy with, ioredis' MONITOR connection can fail with "Command queue state error").
+// MONITOR slows Redis for everyone while it runs: do not run this beside a benchmark.
 const http = require('node:http');
 const { writeFileSync, readFileSync, mkdtempSync, rmSync } = require('node:fs');
 const os = require('node:os');
@@ -39,6 +40,7 @@ const TARGET = process.env.TRACE_TARGET || 'A->openai';
 const REQUESTS = Number(process.env.TRACE_REQUESTS || 5);
 const BURST_US = Number(process.env.TRACE_BURST_US || 60);
 const STRACE = process.env.TRACE_STRACE !== '0' && hasStrace();
+const MONITOR = process.env.TRACE_MONITOR !== '0';
 
 function hasStrace() {
   try {
@@ -204,12 +206,14 @@ async function main() {
     await sleep(500);
 
     const seen = [];
-    state.monitorBase = new Redis(state.redis.url);
-    state.monitor = await state.monitorBase.monitor();
-    state.monitor.on('monitor', (time, args, source, database) => {
-      if (Number(database) !== state.redis.db) return;
-      seen.push({ atUs: Math.round(Number(time) * 1e6), source, command: describe(args) });
-    });
+    if (MONITOR) {
+      state.monitorBase = new Redis(state.redis.url);
+      state.monitor = await state.monitorBase.monitor();
+      state.monitor.on('monitor', (time, args, source, database) => {
+        if (Number(database) !== state.redis.db) return;
+        seen.push({ atUs: Math.round(Number(time) * 1e6), source, command: describe(args) });
+      });
+    }
     let strace = null;
     let straceDir = null;
     if (STRACE) {
@@ -249,8 +253,8 @@ async function main() {
       };
     });
     for (const r of report) {
-      process.stdout.write(`\nrequest ${r.request}: upstream called at ${r.upstreamAtMs} ms, answer ended at ${r.answerEndedAtMs} ms; ` +
-        `before the upstream call ${r.beforeUpstream.commands} Redis command(s) in ${r.beforeUpstream.roundTrips} round trip(s) by MONITOR's clock, after it ${r.afterUpstream.commands}\n`);
+      process.stdout.write(`\nrequest ${r.request}: upstream called at ${r.upstreamAtMs} ms, answer ended at ${r.answerEndedAtMs} ms` +
+        (MONITOR ? `; before the upstream call ${r.beforeUpstream.commands} Redis command(s) in ${r.beforeUpstream.roundTrips} round trip(s) by MONITOR's clock, after it ${r.afterUpstream.commands}\n` : '\n'));
       if (r.strace) {
         process.stdout.write(`  strace: before the upstream call ${r.strace.before.redisWrites} Redis write(s) and ${r.strace.before.redisReads} reply read(s) = ${r.strace.before.redisReads} round trip(s) waited for; ` +
           `after it ${r.strace.after.redisWrites} write(s), ${r.strace.after.redisReads} read(s)\n`);

@@ -13,8 +13,9 @@ const PROMPT_MARGIN = 1.25;
 const NOTHING: Admission = Object.freeze({});
 
 /**
- * Tokens per minute and dollar budgets, checked right before the upstream call (see
- * JointAdmissionService: one Redis script for both when it can). The token reservation follows
+ * Requests per minute (when the data plane deferred the count here), tokens per minute and dollar
+ * budgets, checked right before the upstream call — one Redis script for all of them
+ * (JointAdmissionService, docs/decisions/0016). The token reservation follows
  * RateLimitService.reserveRequest; the budget hold is the most the request can cost on any
  * endpoint of its plan (every model of a cascade), settled to the ledger's cost.
  */
@@ -29,15 +30,25 @@ export class AdmissionService {
   async admit(request: Pick<CanonicalRequest, 'maxOutputTokens'>, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
     const key = ctx.key;
     if (!key) return NOTHING;
-    if (this.limits.limitsFor(key).tpm === null && this.budgets.scopesFor(key).length === 0) {
-      // The common case for unlimited keys: nothing to reserve, no I/O, no promise to settle; only
-      // the request-rate headers the guard found, as a token reservation would have carried them.
-      if (ctx.rateLimit?.requests) ctx.setHeaders?.(this.limits.headers({ plan: key.plan, requests: ctx.rateLimit.requests, tokens: null }));
+    const count = ctx.requestCount;
+    const limits = this.limits.limitsFor(key);
+    if (limits.tpm === null && this.budgets.scopesFor(key).length === 0 && (limits.rpm === null || !count?.deferred || count.state)) {
+      // The common case for unlimited keys: nothing to count or reserve, no I/O, no promise to
+      // settle; only the request-rate headers of a count already made.
+      if (count?.deferred && !count.state) count.state = { plan: key.plan, requests: null, tokens: null };
+      if (count?.state?.requests) ctx.setHeaders?.(this.limits.headers({ plan: key.plan, requests: count.state.requests, tokens: null }));
       return NOTHING;
     }
     const endpointMaxOutput = Math.max(0, ...plan.attempts.map((a) => a.target.maxCompletionTokens ?? 0)) || undefined;
     const tokens = { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput };
-    const admitted = await this.joint.admit(key, tokens, () => maxCostUsd(request, promptTokens, plan), ctx.rateLimit);
+    let admitted: Admission;
+    try {
+      admitted = await this.joint.admit(key, tokens, () => maxCostUsd(request, promptTokens, plan), count);
+    } catch (error) {
+      // A refusal (402, or a 429 with its own headers) still tells the caller where its minute stands.
+      if (count?.state) ctx.setHeaders?.(this.limits.headers(count.state));
+      throw error;
+    }
     if (admitted.tokens) ctx.setHeaders?.(this.limits.headers(admitted.tokens.state));
     return admitted;
   }

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalResponse, EmbeddingResponse, UpstreamProtocolId, StreamEvent, TranslationWarning } from '@rosetta/canonical';
-import type { LimitState } from '@rosetta/limits';
+import type { RequestCount } from '@rosetta/limits';
 import type { RequestSpan } from '@rosetta/platform';
 import type { AbortWatch } from '@rosetta/providers';
 import type { TokenPricing, UsageDraft } from '@rosetta/usage';
@@ -50,8 +50,11 @@ export interface CallContext {
   signal: AbortWatch;
   /** The caller's key (its plan sets the token budget); absent for unauthenticated internal calls. */
   key?: ApiKeyRecord;
-  /** What the request-rate guard found, so the token headers join the request headers. */
-  rateLimit?: LimitState;
+  /**
+   * The request's count against its key's RPM: made up front, or deferred to admission (which then
+   * counts it in the same script as the tokens and budgets). Shared with the data plane.
+   */
+  requestCount?: RequestCount;
   /** Sets response headers before the response starts (rate-limit token headers). */
   setHeaders?(headers: Record<string, string>): void;
   /** The request's usage-ledger row, filled in as it goes and recorded when the response closes. */

@@ -32,7 +32,7 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     key: req.apiKey,
     usage,
     trace: req.trace,
-    rateLimit: req.rateLimit,
+    requestCount: req.requestCount,
     setHeaders: (headers) => {
       if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },

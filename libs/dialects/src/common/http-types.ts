@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import type { DialectId } from '@rosetta/canonical';
-import type { LimitState } from '@rosetta/limits';
+import type { RequestCount } from '@rosetta/limits';
 import type { RequestSpan } from '@rosetta/platform';
 import type { UsageDraft } from '@rosetta/usage';
 
@@ -21,8 +21,8 @@ export interface GatewayHttpRequest {
   query: Record<string, unknown>;
   body: unknown;
   apiKey?: ApiKeyRecord;
-  /** Set by the request-rate guard. */
-  rateLimit?: LimitState;
+  /** The request's count against its key's RPM (the data plane's limits stage, or admission). */
+  requestCount?: RequestCount;
   /** The usage-ledger draft of a chat request, so the exception filter can note the error. */
   usageDraft?: UsageDraft;
   /** The request's trace span, only when tracing is on. */

@@ -64,11 +64,14 @@ async function dataPlane(options: FakeOptions = {}) {
   } as unknown as KeyCacheService;
   const requests = { allowed: !options.rpmRefused, used: 1, remaining: 9, resetMs: 0, windowResetMs: 60_000, limit: 10 };
   const limits = {
-    checkRequest: async (key: ApiKeyRecord): Promise<LimitState> => {
+    countRequest: async (key: ApiKeyRecord): Promise<LimitState> => {
       stages.push('limits');
       if (options.broken === 'limits') throw new TypeError("Cannot read properties of undefined (reading 'evalsha')");
-      if (options.rpmRefused) throw new GatewayError('rate_limit_error', 'Rate limit exceeded: 10 requests per minute', { retryAfterMs: 1_000 });
       return { plan: key.plan, requests };
+    },
+    admitRequest: (state: LimitState): LimitState => {
+      if (!state.requests?.allowed) throw new GatewayError('rate_limit_error', 'Rate limit exceeded: 10 requests per minute', { retryAfterMs: 1_000 });
+      return state;
     },
     headers: () => ({ 'x-ratelimit-limit-requests': '10' }),
   } as unknown as RateLimitService;
@@ -96,14 +99,65 @@ describe('DataPlane (the stage chain)', () => {
   it('runs body, key, limits and the handler in that order and sends what the handler returns', async () => {
     const plane = await dataPlane();
     try {
-      const res = await fetch(`${plane.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{"a":1}' });
+      const res = await fetch(`${plane.base}/v1/key`, { headers: { authorization: 'Bearer good' } });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ echoed: { a: 1 }, tail: '', key: 'k1' });
+      expect(await res.json()).toEqual({ echoed: null, tail: '', key: 'k1' });
       expect(res.headers.get('x-request-id')).toMatch(/^req_/);
       expect(res.headers.get('x-ratelimit-limit-requests')).toBe('10');
       expect(plane.stages).toEqual(['key', 'limits', 'handler']);
     } finally {
       await plane.close();
+    }
+  });
+
+  it.each([
+    ['POST', '/v1/route', 'authorization', 'Bearer good'],
+    ['POST', '/v1/messages/count_tokens', 'x-api-key', 'good'],
+    ['GET', '/v1/models', 'authorization', 'Bearer good'],
+  ])('counts %s %s up front: it calls no upstream', async (method, path, header, value) => {
+    const plane = await dataPlane();
+    try {
+      const res = await fetch(`${plane.base}${path}`, { method, headers: { [header]: value }, ...(method === 'POST' ? { body: '{}' } : {}) });
+      expect(res.status).toBe(200);
+      expect(plane.stages).toEqual(['key', 'limits', 'handler']);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("leaves a route that calls an upstream to count in its admission, and counts it after a handler that did not", async () => {
+    const admitting: Handler = (req) => {
+      req.requestCount!.state = { plan: 'pro', requests: null };
+      return { admitted: true };
+    };
+    const plane = await dataPlane({ handlers: { chat: admitting } });
+    try {
+      const admitted = await fetch(`${plane.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{"a":1}' });
+      expect({ status: admitted.status, body: await admitted.json() }).toEqual({ status: 200, body: { admitted: true } });
+      expect(plane.stages).toEqual(['key']);
+      const counted = await fetch(`${plane.base}/v1beta/models/rosetta/m:countTokens`, { method: 'POST', headers: { 'x-goog-api-key': 'good' }, body: '{}' });
+      expect(counted.status).toBe(200);
+      expect(counted.headers.get('x-ratelimit-limit-requests')).toBe('10');
+      expect(plane.stages).toEqual(['key', 'key', 'handler', 'limits']);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it('counts a request that fails before its admission, with the headers, and answers the 429 over the limit', async () => {
+    const invalid: Handler = () => {
+      throw GatewayError.invalidRequest('bad field', 'field');
+    };
+    for (const rpmRefused of [false, true]) {
+      const plane = await dataPlane({ rpmRefused, handlers: { chat: invalid } });
+      try {
+        const res = await fetch(`${plane.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer good' }, body: '{}' });
+        expect(res.status).toBe(rpmRefused ? 429 : 400);
+        if (!rpmRefused) expect(res.headers.get('x-ratelimit-limit-requests')).toBe('10');
+        expect(plane.stages).toEqual(['key', 'limits']);
+      } finally {
+        await plane.close();
+      }
     }
   });
 
@@ -202,7 +256,7 @@ describe('DataPlane: each stage failing on its own', () => {
         body: { error: { code: 500, message: 'Internal server error', status: 'INTERNAL', type: 'api_error' }, request_id: res.headers.get('x-request-id') },
       });
       expect(text).not.toMatch(/ECONNREFUSED|hunter2|evalsha|at /);
-      expect(plane.stages).toEqual(broken === 'key' ? ['key'] : ['key', 'limits']);
+      expect(plane.stages).toEqual(broken === 'key' ? ['key'] : ['key', 'handler', 'limits']);
       expect(plane.errors).toEqual([expect.objectContaining({ requestId: res.headers.get('x-request-id') })]);
     }));
 

@@ -1,2 +1,3 @@
 export * from './redis-joint-store';
 export * from './joint-admission.service';
+export * from './joint-settlement';

@@ -83,7 +83,7 @@ describe('JointAdmissionService (tokens and budgets in one Redis script)', () =>
   it('seeds a new budget from the ledger on the separate path, then takes tokens and budget in one script', async () => {
     const { joint, limits, budgets } = replica(redis, prefix, 0.5);
     const key = budgetKey(2);
-    const reserveJoint = jest.spyOn(RedisJointStore.prototype, 'reserve');
+    const reserveJoint = jest.spyOn(RedisJointStore.prototype, 'admit');
     const reserveBudget = jest.spyOn(budgets, 'reservePrepared');
 
     const first = await joint.admit(key, request, () => 0.25);
@@ -149,7 +149,7 @@ describe('JointAdmissionService (tokens and budgets in one Redis script)', () =>
     const key = { ...budgetKey(5), tpm: 2_000 };
     await joint.admit(key, request, () => 0).then((x) => (x.tokens!.settle(1_500), x.budget!.settle(0)));
     await settledTo(budgets, key, 0);
-    const reserveJoint = jest.spyOn(RedisJointStore.prototype, 'reserve');
+    const reserveJoint = jest.spyOn(RedisJointStore.prototype, 'admit');
 
     const error = await refusal(joint.admit(key, request, () => 0.3));
     expect(reserveJoint).toHaveBeenCalledTimes(1);

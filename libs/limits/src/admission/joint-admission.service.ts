@@ -4,8 +4,10 @@ import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
 import { randomUUID } from 'node:crypto';
 import { BudgetService, type BudgetHold, type PreparedHold } from '../budget/budget.service';
 import type { LimitState } from '../limiter/rate-limit-headers';
-import { RateLimitService, tokenKey, type SharedRedis, type TokenRequest, type TokenReservation } from '../limiter/rate-limit.service';
-import type { JointBudget, JointOutcome, JointTokens } from './redis-joint-store';
+import { noTokens, RateLimitService, requestKey, tokenKey, type TokenRequest, type TokenReservation } from '../limiter/rate-limit.service';
+import type { RequestCount } from '../limiter/request-count';
+import { JointSettlement } from './joint-settlement';
+import type { JointOutcome, JointRequest } from './redis-joint-store';
 
 /** What a request was admitted with: settle both when it ends. */
 export interface Admission {
@@ -14,14 +16,16 @@ export interface Admission {
 }
 
 /**
- * Tokens per minute and dollar budgets, taken together right before the upstream call. With
- * Redis answering and a key that has both, the token reservation and every budget hold are ONE
- * script (RedisJointStore), and so is their settlement: a budgeted key costs as many Redis
- * commands as a key with token limits only. Otherwise — no Redis, Redis degraded, no token limit,
- * or a budget counter not yet loaded this period — the two are taken separately, at once, each
- * with its own Redis failure policy, and whichever refuses, the other is given back.
+ * Requests per minute, tokens per minute and dollar budgets, taken together right before the
+ * upstream call (docs/decisions/0016). With Redis answering, the request's count (when the data
+ * plane deferred it here), its token reservation and every budget hold are ONE script
+ * (RedisJointStore), and so is their settlement: one round trip before the upstream call whatever
+ * limits the key has. Otherwise — no Redis, Redis degraded, or a budget counter not yet loaded
+ * this period — they are taken separately, each with its own Redis failure policy: the request
+ * count first, then tokens and budgets at once, and whichever of those refuses, the other is
+ * given back.
  *
- * A joint script that times out may still have run: its reservation and hold then stay counted
+ * A script that times out may still have run: its count, reservation and hold then stay counted
  * until they expire (a minute; the hold's time-to-live), never the reverse.
  */
 @Injectable()
@@ -32,36 +36,55 @@ export class JointAdmissionService {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
-  /** Reserves the request's tokens (RateLimitService.reserveRequest) and holds `maxCostUsd()` in the key's budgets. */
-  async admit(key: ApiKeyRecord, request: TokenRequest, maxCostUsd: () => number, previous?: LimitState): Promise<Admission> {
+  /**
+   * Counts the request against RPM when `count` was deferred to admission (the 429 when the limit
+   * is reached), reserves its tokens (RateLimitService.reserveRequest) and holds `maxCostUsd()` in
+   * the key's budgets. `count.state` is set as soon as the request is counted, refused or not.
+   */
+  async admit(key: ApiKeyRecord, request: TokenRequest, maxCostUsd: () => number, count?: RequestCount): Promise<Admission> {
     const now = Date.now();
     const hold = this.budgets.prepare(key, maxCostUsd(), now);
-    if (!hold) return { tokens: await this.limits.reserveRequest(key, request, previous) };
-    return (await this.together(key, request, hold, previous)) ?? this.separately(key, request, hold, previous);
+    return (await this.together(key, request, hold, count, now)) ?? this.separately(key, request, hold, count);
   }
 
-  /** The joint script; `undefined` when it cannot decide (the separate paths then do). */
-  private async together(key: ApiKeyRecord, request: TokenRequest, hold: PreparedHold, previous: LimitState | undefined): Promise<Admission | undefined> {
+  /** The one script; `undefined` when it cannot decide (the separate paths then do). */
+  private async together(key: ApiKeyRecord, request: TokenRequest, hold: PreparedHold | undefined, count: RequestCount | undefined, now: number): Promise<Admission | undefined> {
     const shared = this.limits.sharedRedis();
+    if (!shared || (hold && !this.budgets.redisBacked)) return undefined;
+    const { rpm } = this.limits.limitsFor(key);
     const { units, tpm, need } = this.limits.tokenNeed(key, request);
-    if (!shared || tpm === null || !this.budgets.redisBacked) return undefined;
-    const tokens: JointTokens = { keys: shared.windows.keys(tokenKey(key.id)), units, limit: tpm, windowMs: this.limits.windowMs, member: `${randomUUID()}:${units}` };
-    const budget: JointBudget = { counters: hold.counters, amount: hold.amount, holdId: hold.holdId, holdTtlMs: this.budgets.holdTtlMs };
+    const counting = uncounted(count);
+    const job: JointRequest = {
+      windowMs: this.limits.windowMs,
+      requests: counting && rpm !== null ? { keys: shared.windows.keys(requestKey(key.id)), limit: rpm, member: `${randomUUID()}:1` } : undefined,
+      tokens: tpm === null ? undefined : { keys: shared.windows.keys(tokenKey(key.id)), units, limit: tpm, member: `${randomUUID()}:${units}` },
+      budget: hold && { counters: hold.counters, amount: hold.amount, holdId: hold.holdId, holdTtlMs: this.budgets.holdTtlMs },
+    };
+    if (!job.requests && !job.tokens && !job.budget) return { tokens: noTokens(this.counted(key, count, counting, null, null)) };
     let outcome: JointOutcome;
     try {
-      outcome = await shared.run(() => shared.joint.reserve(tokens, budget, hold.now));
+      outcome = await shared.run(() => shared.joint.admit(job, now));
     } catch {
       return undefined;
     }
+    const state = this.counted(key, count, counting, outcome.requests ?? null, outcome.tokens ?? null);
+    if (outcome.status === 'requests') this.limits.admitRequest(state);
     if (outcome.status === 'unseeded') return undefined;
-    if (outcome.status === 'refused') throw this.budgets.refusal(hold, outcome.index, outcome.spent, outcome.held);
-    const settlement = new JointSettlement(shared, tokens, budget, hold.now, this.logger);
+    if (outcome.status === 'refused') throw this.budgets.refusal(hold!, outcome.index, outcome.spent, outcome.held);
+    if (!job.tokens && !job.budget) return { tokens: noTokens(state) };
+    const settlement = new JointSettlement(shared, job, now, this.logger);
     // Throws the token 429 when the tokens did not fit (nothing was recorded then).
-    const reservation = this.limits.tokenReservation(key, tpm, units, outcome.tokens, previous, need, async (actual) => settlement.tokens(actual));
-    return { tokens: reservation, budget: this.budgets.holdOf(async (nanos) => settlement.budget(nanos)) };
+    const tokens = job.tokens ? this.limits.tokenReservation(key, tpm!, units, outcome.tokens!, state, need, async (actual) => settlement.tokens(actual)) : noTokens(state);
+    return { tokens, budget: job.budget && this.budgets.holdOf(async (nanos) => settlement.budget(nanos)) };
   }
 
-  private async separately(key: ApiKeyRecord, request: TokenRequest, hold: PreparedHold, previous: LimitState | undefined): Promise<Admission> {
+  private async separately(key: ApiKeyRecord, request: TokenRequest, hold: PreparedHold | undefined, count: RequestCount | undefined): Promise<Admission> {
+    if (uncounted(count)) {
+      count.state = await this.limits.countRequest(key);
+      this.limits.admitRequest(count.state);
+    }
+    const previous = count?.state;
+    if (!hold) return { tokens: await this.limits.reserveRequest(key, request, previous) };
     const [tokens, budget] = await Promise.allSettled([this.limits.reserveRequest(key, request, previous), this.budgets.reservePrepared(hold)]);
     if (tokens.status === 'rejected') {
       if (budget.status === 'fulfilled') budget.value.settle(0);
@@ -73,41 +96,19 @@ export class JointAdmissionService {
     }
     return { tokens: tokens.value, budget: budget.value };
   }
+
+  /**
+   * The request's state after the script: what it counted (sets `count.state`), or what was
+   * counted before it. `undefined` token figures are left out (the window was not read).
+   */
+  private counted(key: ApiKeyRecord, count: RequestCount | undefined, counting: boolean, requests: LimitState['requests'], tokens?: LimitState['tokens']): LimitState {
+    const state: LimitState = { plan: key.plan, requests: counting ? requests : count?.state?.requests, tokens };
+    if (counting) count!.state = state;
+    return state;
+  }
 }
 
-/**
- * One settle script for both halves, sent once both are known: the tokens when the answer ends,
- * the cost when its ledger row is written (moments apart).
- */
-class JointSettlement {
-  private actualTokens?: number;
-  private actualNanos?: number;
-  private readonly madeAt = Date.now();
-
-  constructor(
-    private readonly shared: SharedRedis,
-    private readonly tokenWindow: JointTokens,
-    private readonly budgetHold: JointBudget,
-    private readonly now: number,
-    private readonly logger: AppLogger,
-  ) {}
-
-  tokens(units: number): void {
-    this.actualTokens = units;
-    this.send();
-  }
-
-  budget(nanos: number): void {
-    this.actualNanos = nanos;
-    this.send();
-  }
-
-  private send(): void {
-    if (this.actualTokens === undefined || this.actualNanos === undefined) return;
-    // On the reservation's clock (tests inject `now`), advanced by real time.
-    const at = this.now + (Date.now() - this.madeAt);
-    this.shared.joint.settle(this.tokenWindow, this.actualTokens, this.budgetHold, this.actualNanos, at).catch((error: unknown) => {
-      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'limits: joint settlement failed');
-    });
-  }
+/** Whether the request still has to be counted here (deferred to admission, not counted yet). */
+function uncounted(count: RequestCount | undefined): count is RequestCount {
+  return count !== undefined && count.deferred && count.state === undefined;
 }

@@ -2,57 +2,90 @@ import type Redis from 'ioredis';
 import { BUDGET_LUA, holdsKey } from '../budget/redis-budget-store';
 import type { BudgetCounter } from '../budget/budget-store';
 import { RATE_WINDOW_LUA, windowResult, type ScriptReply } from '../limiter/redis-rate-limit-store';
-import type { ReserveResult } from '../limiter/rate-limit-store';
+import type { ReserveResult, WindowResult } from '../limiter/rate-limit-store';
 
 /**
- * KEYS: the token window (Z, S), then each budget counter (hash, holds). ARGV: token amount, TPM,
- * window, now, reservation member, budget count, budget amount, hold id, hold ttl, then limit and
- * expiry per budget. Nothing is recorded unless everything fits: the tokens are checked first, then
- * the budgets; a refusal says which.
+ * KEYS: the request window (Z, S), the token window (Z, S), then each budget counter (hash,
+ * holds). ARGV: window, now, RPM (-1: not counted here), request member, token amount, TPM (-1:
+ * none), token member, budget count, budget amount, hold id, hold ttl, then limit and expiry per
+ * budget (from ARGV[12]).
+ *
+ * The request is counted first and stays counted whatever follows (as when RPM was its own
+ * script: a request refused for tokens or money still used one of the minute's requests); then
+ * the tokens and the budgets are checked, and recorded only when everything fits. The reply is
+ * flat: status, the request window (allowed -1: not counted), the token window (allowed -1: no
+ * TPM) with its retry (-1: never fits), and for a budget refusal its index, spent and held.
  */
-const RESERVE = `${RATE_WINDOW_LUA}${BUDGET_LUA}
-local amount = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local now = tonumber(ARGV[4])
-local used = trim(now, window)
-if used + amount > limit then
-  local retry = -1
-  if amount <= limit then retry = wait_for(amount, used, limit, window, now) end
-  return {'tokens', used, wait_for(1, used, limit, window, now), window_reset(window, now), retry}
+const ADMIT = `${RATE_WINDOW_LUA}${BUDGET_LUA}
+local window = tonumber(ARGV[1])
+local now = tonumber(ARGV[2])
+local rpm = tonumber(ARGV[3])
+local amount = tonumber(ARGV[5])
+local tpm = tonumber(ARGV[6])
+local n = tonumber(ARGV[8])
+
+local requests = {-1, 0, 0, 0}
+if rpm >= 0 then
+  local used = trim(KEYS[1], KEYS[2], now, window)
+  local allowed = 0
+  if used + 1 <= rpm then
+    used = record(KEYS[1], KEYS[2], ARGV[4], 1, used, window, now)
+    allowed = 1
+  end
+  requests = figures(KEYS[1], allowed, used, rpm, window, now)
 end
-local n = tonumber(ARGV[6])
-local refused = budget_check(3, n, ARGV[7], now, 10)
-if refused then return refused end
-redis.call('ZADD', z, now, ARGV[5])
-used = used + amount
-redis.call('SET', s, used)
-touch(window)
-budget_hold(3, n, ARGV[7], ARGV[8], now, tonumber(ARGV[9]), 10)
-return {'held', used, wait_for(1, used, limit, window, now), window_reset(window, now), 0}
+
+local tused = 0
+if tpm >= 0 then tused = trim(KEYS[3], KEYS[4], now, window) end
+local function reply(status, allowed, retry, budget)
+  local tokens = {-1, 0, 0, 0}
+  if tpm >= 0 then tokens = figures(KEYS[3], allowed, tused, tpm, window, now) end
+  return {status, requests[1], requests[2], requests[3], requests[4], tokens[1], tokens[2], tokens[3], tokens[4], retry, budget[1], budget[2], budget[3]}
+end
+local none = {-1, '0', '0'}
+
+if requests[1] == 0 then
+  local fits = 0
+  if tused + 1 <= tpm then fits = 1 end
+  return reply('requests', fits, 0, none)
+end
+if tpm >= 0 and tused + amount > tpm then
+  local retry = -1
+  if amount <= tpm then retry = wait_for(KEYS[3], amount, tused, tpm, window, now) end
+  return reply('tokens', 0, retry, none)
+end
+if n > 0 then
+  local refused = budget_check(5, n, ARGV[9], now, 12)
+  if refused then return reply(refused[1], 1, 0, {refused[2], refused[3], refused[4]}) end
+end
+if tpm >= 0 then tused = record(KEYS[3], KEYS[4], ARGV[7], amount, tused, window, now) end
+if n > 0 then budget_hold(5, n, ARGV[9], ARGV[10], now, tonumber(ARGV[11]), 12) end
+return reply('held', 1, 0, none)
 `;
 
-/** KEYS as for RESERVE. ARGV: reservation member, actual tokens, window, now, budget count, hold id, actual nano-dollars. */
+/** KEYS as for ADMIT. ARGV: window, now, token member ('': none), actual tokens, budget count, hold id, actual nano-dollars. */
 const SETTLE = `${RATE_WINDOW_LUA}${BUDGET_LUA}
-settle(ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
-budget_settle(3, tonumber(ARGV[5]), ARGV[6], ARGV[7])
+if ARGV[3] ~= '' then settle(KEYS[3], KEYS[4], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[1]), tonumber(ARGV[2])) end
+local n = tonumber(ARGV[5])
+if n > 0 then budget_settle(5, n, ARGV[6], ARGV[7]) end
 return 1
 `;
 
-type JointReply = [string, number | string, number | string, number | string, number?];
-
 type JointRedis = Redis & {
-  rosettaJointReserve(...args: (string | number)[]): Promise<JointReply>;
-  rosettaJointSettle(...args: (string | number)[]): Promise<number>;
+  rosettaAdmit(...args: (string | number)[]): Promise<(string | number)[]>;
+  rosettaAdmitSettle(...args: (string | number)[]): Promise<number>;
 };
 
-/** A request's token window: its Redis keys, TPM, window length and reservation member. */
-export interface JointTokens {
+/** A window the script counts in: its Redis keys, limit and the entry's member (`<id>:<amount>`). */
+export interface JointWindow {
   keys: [string, string];
-  units: number;
   limit: number;
-  windowMs: number;
   member: string;
+}
+
+/** The request's token reservation: its window and amount. */
+export interface JointTokens extends JointWindow {
+  units: number;
 }
 
 /** A request's budget hold: the counters, the amount in nano-dollars, the hold id and its expiry. */
@@ -63,66 +96,100 @@ export interface JointBudget {
   holdTtlMs: number;
 }
 
-export type JointOutcome =
-  /** Both taken: the token window after the reservation. */
-  | { status: 'held'; tokens: ReserveResult }
-  /** The tokens did not fit (nothing recorded). */
-  | { status: 'tokens'; tokens: ReserveResult }
-  /** Budget `index` cannot take the amount (nothing recorded). */
+/** What one admission script takes: any of the three, on the limiter's window length. */
+export interface JointRequest {
+  windowMs: number;
+  /** Counts the request against RPM; absent when it is not counted here. */
+  requests?: JointWindow;
+  tokens?: JointTokens;
+  budget?: JointBudget;
+}
+
+export type JointOutcome = {
+  /** The request window after counting it; absent when not counted here. */
+  requests?: WindowResult;
+  /** The token window (after the reservation when held); absent without tokens. */
+  tokens?: ReserveResult;
+} & (
+  | { status: 'held' }
+  /** The request limit is reached (the request was not counted; nothing recorded). */
+  | { status: 'requests' }
+  /** The tokens did not fit (the request was counted; nothing else recorded). */
+  | { status: 'tokens' }
+  /** Budget `index` cannot take the amount (the request was counted; nothing else recorded). */
   | { status: 'refused'; index: number; spent: number; held: number }
-  /** Budget `index` has never been loaded this period (nothing recorded): take the separate path, which seeds it. */
-  | { status: 'unseeded'; index: number };
+  /** Budget `index` has never been loaded this period: take the separate path, which seeds it. */
+  | { status: 'unseeded'; index: number }
+);
 
 /**
- * A key's token reservation and its budget holds in ONE script, and their settlement in one more:
- * a budgeted key sends as many commands as a key with only token limits. The token window and the
- * budget counters live under different hash tags, so this needs one Redis server (as the gateway's
- * client is), not a Redis Cluster.
+ * A request's count against RPM, its token reservation and its budget holds in ONE script, and
+ * their settlement in one more: whatever limits a key has, it costs one round trip before the
+ * upstream call. The windows and the budget counters live under different hash tags, so this
+ * needs one Redis server (as the gateway's client is), not a Redis Cluster.
  */
 export class RedisJointStore {
   private readonly redis: JointRedis;
 
   constructor(redis: Redis) {
-    if (!('rosettaJointReserve' in redis)) {
-      redis.defineCommand('rosettaJointReserve', { lua: RESERVE });
-      redis.defineCommand('rosettaJointSettle', { lua: SETTLE });
+    if (!('rosettaAdmit' in redis)) {
+      redis.defineCommand('rosettaAdmit', { lua: ADMIT });
+      redis.defineCommand('rosettaAdmitSettle', { lua: SETTLE });
     }
     this.redis = redis as JointRedis;
   }
 
-  async reserve(tokens: JointTokens, budget: JointBudget, now: number): Promise<JointOutcome> {
-    const keys = [...tokens.keys, ...budgetKeys(budget.counters)];
-    const limits = budget.counters.flatMap((c) => [String(c.limit), c.expiresAt ?? 0]);
-    const at = Math.floor(now);
-    const reply = await this.redis.rosettaJointReserve(
+  async admit(request: JointRequest, now: number): Promise<JointOutcome> {
+    const { requests, tokens, budget } = request;
+    const keys = keysOf(request);
+    const limits = (budget?.counters ?? []).flatMap((c) => [String(c.limit), c.expiresAt ?? 0]);
+    const reply = await this.redis.rosettaAdmit(
       keys.length,
       ...keys,
-      tokens.units,
-      tokens.limit,
-      tokens.windowMs,
-      at,
-      tokens.member,
-      budget.counters.length,
-      String(budget.amount),
-      budget.holdId,
-      budget.holdTtlMs,
+      request.windowMs,
+      Math.floor(now),
+      requests?.limit ?? -1,
+      requests?.member ?? '',
+      tokens?.units ?? 0,
+      tokens?.limit ?? -1,
+      tokens?.member ?? '',
+      budget?.counters.length ?? 0,
+      String(budget?.amount ?? 0),
+      budget?.holdId ?? '',
+      budget?.holdTtlMs ?? 0,
       ...limits,
     );
-    const [status, ...rest] = reply;
-    if (status === 'refused') return { status, index: Number(rest[0]), spent: Number(rest[1]), held: Number(rest[2]) };
-    if (status === 'unseeded') return { status, index: Number(rest[0]) };
-    const window = windowResult([status === 'held' ? 1 : 0, ...rest.map(Number)] as ScriptReply, tokens.limit);
-    if (status === 'held') return { status, tokens: { ...window, reservationId: tokens.member } };
-    const retry = Number(rest[3]);
-    return { status: 'tokens', tokens: retry < 0 ? window : { ...window, retryAfterMs: retry } };
+    const status = String(reply[0]);
+    const figures = reply.slice(1).map(Number);
+    const windows = {
+      requests: requests && figures[0]! >= 0 ? windowResult(figures.slice(0, 4) as ScriptReply, requests.limit) : undefined,
+      tokens: tokens ? tokenResult(status, figures.slice(4, 9) as ScriptReply, tokens) : undefined,
+    };
+    const index = figures[9]!;
+    if (status === 'refused') return { status, ...windows, index, spent: figures[10]!, held: figures[11]! };
+    if (status === 'unseeded') return { status, ...windows, index };
+    if (status === 'held' || status === 'requests' || status === 'tokens') return { status, ...windows };
+    throw new Error(`admission script answered '${status}'`);
   }
 
-  async settle(tokens: JointTokens, actualTokens: number, budget: JointBudget, actualNanos: number, now: number): Promise<void> {
-    const keys = [...tokens.keys, ...budgetKeys(budget.counters)];
-    await this.redis.rosettaJointSettle(keys.length, ...keys, tokens.member, actualTokens, tokens.windowMs, Math.floor(now), budget.counters.length, budget.holdId, String(actualNanos));
+  /** Settles the reservation and the hold of one admission (either may be absent). */
+  async settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<void> {
+    const keys = keysOf(request);
+    const { tokens, budget } = request;
+    await this.redis.rosettaAdmitSettle(keys.length, ...keys, request.windowMs, Math.floor(now), tokens?.member ?? '', actualTokens, budget?.counters.length ?? 0, budget?.holdId ?? '', String(actualNanos));
   }
 }
 
-function budgetKeys(counters: BudgetCounter[]): string[] {
-  return counters.flatMap((c) => [c.key, holdsKey(c.key)]);
+/** The token window as a reservation: with its member when held, its retry hint when refused. */
+function tokenResult(status: string, reply: ScriptReply, tokens: JointTokens): ReserveResult {
+  const window = windowResult(reply, tokens.limit);
+  if (status === 'held') return { ...window, reservationId: tokens.member };
+  const retry = Number(reply[4]);
+  return status === 'tokens' && retry >= 0 ? { ...window, retryAfterMs: retry } : window;
+}
+
+/** Both windows' keys (names only when a window is not used: the script does not touch them), then the budgets'. */
+function keysOf({ requests, tokens, budget }: JointRequest): string[] {
+  const unused: [string, string] = ['', ''];
+  return [...(requests?.keys ?? unused), ...(tokens?.keys ?? unused), ...(budget?.counters ?? []).flatMap((c) => [c.key, holdsKey(c.key)])];
 }

@@ -7,3 +7,4 @@ export * from './rate-limit-headers';
 export * from './rate-limit.service';
 export * from './rate-limit.module';
 export * from './token-refusal';
+export * from './request-count';

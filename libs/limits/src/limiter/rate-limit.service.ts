@@ -132,12 +132,17 @@ export class RateLimitService {
    * scripts sent together). Throws the 429 GatewayError when the request limit is reached.
    */
   async checkRequest(key: ApiKeyRecord, now: number = Date.now()): Promise<LimitState> {
+    return this.admitRequest(await this.countRequest(key, now));
+  }
+
+  /** checkRequest without the refusal: the state, whether or not the request limit let it in. */
+  async countRequest(key: ApiKeyRecord, now: number = Date.now()): Promise<LimitState> {
     const limits = this.limitsFor(key);
     const [requests, tokens] = await Promise.all([
       limits.rpm === null ? null : this.store.hit(requestKey(key.id), limits.rpm, this.windowMs, now),
       this.peekTokens(key, now, limits),
     ]);
-    return this.admitRequest(key, requests, tokens);
+    return { plan: key.plan, requests, tokens };
   }
 
   /** The key's token window without reserving anything; `null` when unlimited. */
@@ -145,12 +150,12 @@ export class RateLimitService {
     return limits.tpm === null ? null : this.store.peek(tokenKey(key.id), limits.tpm, this.windowMs, now);
   }
 
-  /** The state for a request already counted; throws the 429 when it was refused. */
-  admitRequest(key: ApiKeyRecord, requests: WindowResult | null, tokens?: WindowResult | null): LimitState {
-    const state: LimitState = { plan: key.plan, requests, tokens };
+  /** The state of a request just counted; throws the 429 when the request limit refused it. */
+  admitRequest(state: LimitState): LimitState {
+    const requests = state.requests;
     if (requests && !requests.allowed) {
       this.refused?.inc(['requests']);
-      throw new GatewayError('rate_limit_error', `Rate limit exceeded: ${requests.limit} requests per minute for plan ${key.plan}`, {
+      throw new GatewayError('rate_limit_error', `Rate limit exceeded: ${requests.limit} requests per minute for plan ${state.plan}`, {
         code: 'rate_limit_exceeded',
         retryAfterMs: Math.max(1, requests.resetMs),
         headers: this.headers(state),
@@ -184,9 +189,7 @@ export class RateLimitService {
   async reserveTokens(key: ApiKeyRecord, tokens: number, now: number = Date.now(), previous?: LimitState, need?: TokenNeed): Promise<TokenReservation> {
     const { tpm } = this.limitsFor(key);
     const units = toUnits(tokens);
-    if (tpm === null) {
-      return { reserved: 0, state: { plan: key.plan, requests: previous?.requests, tokens: null }, settle: async () => undefined };
-    }
+    if (tpm === null) return noTokens({ plan: key.plan, requests: previous?.requests, tokens: null });
     const result = await this.store.reserve(tokenKey(key.id), units, tpm, this.windowMs, now);
     // Settle on the same clock the reservation used (tests inject `now`), advanced by real time.
     const madeAt = Date.now();
@@ -243,7 +246,7 @@ export class RateLimitService {
   }
 
   /**
-   * The shared Redis while it answers: its window store and the joint admission scripts, and a
+   * The shared Redis while it answers: its window store and the admission scripts, and a
    * runner that applies the failure policy's time-out and accounting. `undefined` without Redis
    * or while it is degraded (the separate paths and their policies apply then).
    */
@@ -255,6 +258,11 @@ export class RateLimitService {
   headers(state: LimitState): Record<string, string> {
     return rateLimitHeaders(state);
   }
+}
+
+/** The reservation of a key without a token limit: nothing reserved, nothing to settle. */
+export function noTokens(state: LimitState): TokenReservation {
+  return { reserved: 0, state, settle: async () => undefined };
 }
 
 /** Store keys: one window per API key and dimension, shared by every replica. */

@@ -5,21 +5,20 @@ import { toUnits, type RateLimitStore, type ReserveResult, type WindowResult } f
 export const RATE_LIMIT_KEY_PREFIX = 'rosetta:rl:';
 
 /**
- * Shared by every script. Per limited key there are two Redis keys in one hash slot:
- *   Z = sorted set, score = timestamp (ms), member = `<id>:<amount>` (settled: `<id>:s:<amount>`)
- *   S = the running sum of the amounts in Z
- * `trim` drops entries at or before `now - window` and keeps S equal to the sum of Z, rebuilding it
- * from Z if it is missing (so the two can never drift apart for longer than one call).
+ * Shared by every script. A window is two Redis keys in one hash slot, passed to each function:
+ *   z = sorted set, score = timestamp (ms), member = `<id>:<amount>` (settled: `<id>:s:<amount>`)
+ *   s = the running sum of the amounts in z
+ * `trim` drops entries at or before `now - window` and keeps s equal to the sum of z, rebuilding it
+ * from z if it is missing (so the two can never drift apart for longer than one call). The
+ * functions take the keys rather than reading KEYS so one script can work on several windows
+ * (the admission script: requests and tokens).
  */
 export const RATE_WINDOW_LUA = `
-local z = KEYS[1]
-local s = KEYS[2]
-
 local function amount_of(member)
   return tonumber(string.match(member, ':(%d+)$')) or 0
 end
 
-local function trim(now, window)
+local function trim(z, s, now, window)
   local cutoff = now - window
   local expired = redis.call('ZRANGEBYSCORE', z, '-inf', cutoff)
   if #expired > 0 then redis.call('ZREMRANGEBYSCORE', z, '-inf', cutoff) end
@@ -44,7 +43,7 @@ local function trim(now, window)
 end
 
 -- ms until 'need' more units fit, walking the oldest entries as they expire
-local function wait_for(need, used, limit, window, now)
+local function wait_for(z, need, used, limit, window, now)
   if need > limit then return window end
   if used + need <= limit then return 0 end
   local freed = 0
@@ -64,7 +63,7 @@ local function wait_for(need, used, limit, window, now)
   end
 end
 
-local function window_reset(window, now)
+local function window_reset(z, window, now)
   local newest = redis.call('ZRANGE', z, -1, -1, 'WITHSCORES')
   if #newest == 0 then return 0 end
   local t = tonumber(newest[2]) + window - now
@@ -72,14 +71,28 @@ local function window_reset(window, now)
   return t
 end
 
-local function touch(window)
+local function touch(z, s, window)
   redis.call('PEXPIRE', z, window)
   redis.call('PEXPIRE', s, window)
 end
 
+-- records 'amount' units as 'member' at 'now' on top of 'used'; returns the new sum
+local function record(z, s, member, amount, used, window, now)
+  redis.call('ZADD', z, now, member)
+  used = used + amount
+  redis.call('SET', s, used)
+  touch(z, s, window)
+  return used
+end
+
+-- {allowed, used, resetMs, windowResetMs}: a window's figures for the reply
+local function figures(z, allowed, used, limit, window, now)
+  return {allowed, used, wait_for(z, 1, used, limit, window, now), window_reset(z, window, now)}
+end
+
 -- replaces reservation 'member' by 'actual' units at its original time; 1 if settled, 0 if unknown
-local function settle(member, actual, window, now)
-  local used = trim(now, window)
+local function settle(z, s, member, actual, window, now)
+  local used = trim(z, s, now, window)
   local score = redis.call('ZSCORE', z, member)
   if not score then return 0 end
   local id = string.match(member, '^(.-):%d+$')
@@ -89,7 +102,7 @@ local function settle(member, actual, window, now)
   used = used - amount_of(member) + actual
   if used < 0 then used = 0 end
   redis.call('SET', s, used)
-  touch(window)
+  touch(z, s, window)
   return 1
 end
 `;
@@ -100,26 +113,26 @@ local amount = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
-local used = trim(now, window)
+local z, s = KEYS[1], KEYS[2]
+local used = trim(z, s, now, window)
 local allowed = 0
 local retry = 0
 if used + amount <= limit then
-  redis.call('ZADD', z, now, ARGV[5])
-  used = used + amount
-  redis.call('SET', s, used)
-  touch(window)
+  used = record(z, s, ARGV[5], amount, used, window, now)
   allowed = 1
 elseif amount > limit then
   retry = -1
 else
-  retry = wait_for(amount, used, limit, window, now)
+  retry = wait_for(z, amount, used, limit, window, now)
 end
-return {allowed, used, wait_for(1, used, limit, window, now), window_reset(window, now), retry}
+local reply = figures(z, allowed, used, limit, window, now)
+reply[5] = retry
+return reply
 `;
 
 /** ARGV: reservation member, actual, window, now. Returns 1 if settled, 0 if nothing to settle. */
 const SETTLE = `${RATE_WINDOW_LUA}
-return settle(ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
+return settle(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]))
 `;
 
 /** ARGV: limit, window, now. Returns {allowed, used, resetMs, windowResetMs}. */
@@ -127,10 +140,10 @@ const PEEK = `${RATE_WINDOW_LUA}
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
-local used = trim(now, window)
+local used = trim(KEYS[1], KEYS[2], now, window)
 local allowed = 0
 if used + 1 <= limit then allowed = 1 end
-return {allowed, used, wait_for(1, used, limit, window, now), window_reset(window, now)}
+return figures(KEYS[1], allowed, used, limit, window, now)
 `;
 
 export type ScriptReply = [number, number, number, number, number?];

@@ -43,3 +43,56 @@ export async function countKeys(client: Redis, prefix: string): Promise<number> 
   } while (cursor !== '0');
   return count;
 }
+
+/** What a client sent, as counted by countCommands. */
+export interface CommandLog {
+  /** Command names in the order they were sent (`evalsha` for a script). */
+  commands: string[];
+  /**
+   * Times the client went from nothing in flight to a command sent: for one caller awaiting in
+   * turn, the round trips it waited for (commands written together count once).
+   */
+  roundTrips: number;
+  reset(): void;
+  /** Holds every command sent from now on, unsent, until `release` (a Redis that has not answered yet). */
+  hold(): void;
+  release(): void;
+}
+
+type SendCommand = Redis['sendCommand'];
+
+/** Wraps the client's sendCommand to count what it sends (no MONITOR: only this client's commands). */
+export function countCommands(client: Redis): CommandLog {
+  const send: SendCommand = client.sendCommand.bind(client);
+  let inFlight = 0;
+  let held: Array<() => void> | undefined;
+  const log: CommandLog = {
+    commands: [],
+    roundTrips: 0,
+    reset: () => {
+      log.commands = [];
+      log.roundTrips = 0;
+    },
+    hold: () => {
+      held = [];
+    },
+    release: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const go of waiting) go();
+    },
+  };
+  client.sendCommand = ((command, stream) => {
+    log.commands.push(command.name);
+    if (inFlight === 0) log.roundTrips++;
+    inFlight++;
+    const done = (): void => {
+      inFlight--;
+    };
+    command.promise.then(done, done);
+    if (!held) return send(command, stream);
+    held.push(() => void send(command, stream));
+    return command.promise;
+  }) as SendCommand;
+  return log;
+}
