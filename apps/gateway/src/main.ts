@@ -6,11 +6,15 @@ import { DataPlane, sendError } from '@rosetta/dialects';
 import { GatewayError } from '@rosetta/canonical';
 import { dialectForPath } from '@rosetta/protocols/dialects';
 import { ConfigError, createLogger, isAdminSurface, isProbe, loadConfig, NestPinoLogger, newRequestId, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
+import { announce, type Banner } from './banner';
+import { GatewayCluster, type WorkerReady } from './gateway-cluster';
 import { installGracefulShutdown } from './graceful-shutdown';
 import { accessLogMiddleware, jsonBodyMiddleware, requestIdMiddleware } from './http-middleware';
+import { planWorkers } from './worker-plan';
 
 function readConfig(): RosettaConfig {
   try {
@@ -24,9 +28,24 @@ function readConfig(): RosettaConfig {
   }
 }
 
-async function bootstrap(): Promise<void> {
+/**
+ * One process serves (WORKERS=1, or forced to one: worker-plan.ts), or this is the primary of
+ * WORKERS node:cluster workers, each of which runs `serve` (gateway-cluster.ts).
+ */
+async function start(): Promise<void> {
   const config = readConfig();
+  if (cluster.isWorker) {
+    const ready = (banner: Banner): void => void process.send?.({ rosetta: 'ready', banner } satisfies WorkerReady);
+    return serve(config, createLogger(config.logLevel, cluster.worker?.id), ready);
+  }
   const logger = createLogger(config.logLevel);
+  const plan = planWorkers(config);
+  if (plan.forcedBecause) logger.info({ workers: plan.count, requested: config.workers }, plan.forcedBecause);
+  if (plan.count === 1) return serve(config, logger, announce);
+  new GatewayCluster(plan.count, logger).start();
+}
+
+async function serve(config: RosettaConfig, logger: AppLogger, ready: (banner: Banner) => void): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
     bodyParser: false,
     logger: new NestPinoLogger(logger),
@@ -45,7 +64,7 @@ async function bootstrap(): Promise<void> {
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
   const local = (host: string, at: number): string => `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${at}`;
   const admin = adminServer ? local(config.adminHost ?? config.host, (adminServer.address() as AddressInfo).port) : local(config.host, port);
-  announce(local(config.host, port), admin, config.simulatorMode, app.get(AdminTokenService, { strict: false }).takeGenerated());
+  ready({ url: local(config.host, port), adminUrl: admin, simulated: config.simulatorMode, generatedToken: app.get(AdminTokenService, { strict: false }).takeGenerated() });
 }
 
 /**
@@ -101,32 +120,7 @@ function notHere(req: IncomingMessage, res: ServerResponse, why: string): void {
   sendError(res, dialectForPath(path), new GatewayError('not_found_error', `Unknown route: ${req.method} ${path}; ${why}`), id);
 }
 
-/**
- * The start banner, on stderr (never the structured log): where the gateway and its dashboard
- * are, whether replies are simulated, and — on the first start without ADMIN_TOKEN — the
- * generated token, shown only this once, with what to do with it.
- */
-function announce(url: string, adminUrl: string, simulated: boolean, generatedToken: string | undefined): void {
-  let text = '';
-  if (simulated) {
-    text +=
-      `\n  *** No upstream credentials were configured: Rosetta is routing every model to the bundled SIMULATOR. ***\n` +
-      `  *** Replies are simulated. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY for real models. ***\n`;
-  }
-  if (generatedToken) {
-    text +=
-      `\n  ADMIN_TOKEN was not set, so Rosetta generated one. It is shown only this once:\n\n` +
-      `      ${generatedToken}\n\n` +
-      `  Sign in to the dashboard with it at ${adminUrl}/dashboard to issue keys and watch usage,\n` +
-      `  or create an API key from a terminal (in another one) and use it:\n` +
-      `      export ROSETTA_URL=${adminUrl} ADMIN_TOKEN=${generatedToken}\n` +
-      `      npm run admin -- keys create --plan pro --name me\n` +
-      `      export ROSETTA_KEY=rsk_...        # the "key" of that response\n`;
-  }
-  process.stderr.write(`${text}\n  Gateway:   ${url}\n  Dashboard: ${adminUrl}/dashboard (sign in with the admin token)\n\n`);
-}
-
-bootstrap().catch((error: unknown) => {
+start().catch((error: unknown) => {
   process.stderr.write(`rosetta: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
