@@ -3,13 +3,13 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { metricsSnapshot, PrimaryMetricsAggregator } from './cluster-metrics';
 
 /** A worker process as the primary sees it, answering collections from its own registry. */
-function fakeWorker(registry: Registry, primary: () => PrimaryMetricsAggregator, inbox: unknown[], answers = true): Worker {
+function fakeWorker(registry: Registry, primary: PrimaryMetricsAggregator, inbox: unknown[], answers = true): Worker {
   const worker = {
     isConnected: () => true,
     send: (message: { rosetta: string; id: number }) => {
       inbox.push(message);
       if (message.rosetta === 'metrics-collect' && answers) {
-        void metricsSnapshot(registry).then((metrics) => primary().handle(worker, { rosetta: 'metrics-snapshot', id: message.id, metrics }));
+        void metricsSnapshot(registry).then((metrics) => primary.handle(worker, { rosetta: 'metrics-snapshot', id: message.id, metrics }));
       }
       return true;
     },
@@ -49,9 +49,9 @@ async function replyIn(inbox: unknown[]): Promise<unknown> {
 describe('PrimaryMetricsAggregator', () => {
   it('sums counters over the ready workers, takes the worst state, keeps per-process limits, drops failing readers', async () => {
     const inboxes: unknown[][] = [[], []];
-    let primary!: PrimaryMetricsAggregator;
-    const workers = [fakeWorker(workerRegistry(3, 0), () => primary, inboxes[0]!), fakeWorker(workerRegistry(4, 2), () => primary, inboxes[1]!)];
-    primary = new PrimaryMetricsAggregator(() => workers);
+    const workers: Worker[] = [];
+    const primary = new PrimaryMetricsAggregator(() => workers);
+    workers.push(fakeWorker(workerRegistry(3, 0), primary, inboxes[0]!), fakeWorker(workerRegistry(4, 2), primary, inboxes[1]!));
 
     const reply = (await scrape(primary, workers[0]!, inboxes[0]!)) as { id: number; text: string };
 
@@ -64,10 +64,10 @@ describe('PrimaryMetricsAggregator', () => {
 
   it('does not wait for a worker that exits during a collection', async () => {
     const inboxes: unknown[][] = [[], []];
-    let primary!: PrimaryMetricsAggregator;
-    const silent = fakeWorker(workerRegistry(5, 0), () => primary, inboxes[1]!, false);
-    const workers = [fakeWorker(workerRegistry(3, 0), () => primary, inboxes[0]!), silent];
-    primary = new PrimaryMetricsAggregator(() => workers);
+    const workers: Worker[] = [];
+    const primary = new PrimaryMetricsAggregator(() => workers);
+    const silent = fakeWorker(workerRegistry(5, 0), primary, inboxes[1]!, false);
+    workers.push(fakeWorker(workerRegistry(3, 0), primary, inboxes[0]!), silent);
     primary.handle(workers[0]!, { rosetta: 'metrics-request', id: 1 });
     await new Promise((resolve) => setImmediate(resolve));
     expect(inboxes[0]!.some((m) => (m as { rosetta: string }).rosetta === 'metrics-text')).toBe(false);
