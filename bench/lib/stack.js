@@ -55,6 +55,9 @@ async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyK
     GEMINI_BASE_URL: simUrl,
     GEMINI_API_KEY: SIM_KEY,
     SHUTDOWN_GRACE_MS: '2000',
+    // WORKERS passes through (unset: the gateway's default, the available parallelism); a
+    // baseline from before WORKERS ignores it and runs one process.
+    ...(process.env.WORKERS ? { WORKERS: process.env.WORKERS } : {}),
     ...extraEnv,
   };
   const handle = startChild(name, process.execPath, [...nodeArgs, join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: root });
