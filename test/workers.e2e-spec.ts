@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
@@ -44,6 +44,13 @@ async function servedBy(gateway: GatewayProcess, ids: string[]): Promise<number[
   // Access-log lines are written asynchronously once each response has finished.
   await outputWhere(gateway, logged);
   return [...new Set(ids.map((id) => workersByRequest(gateway).get(id)!))].sort();
+}
+
+/** The primary's child processes (its workers), from /proc. */
+function workerPids(primary: number): number[] {
+  return readdirSync(`/proc/${primary}/task`).flatMap((task) =>
+    readFileSync(`/proc/${primary}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+  );
 }
 
 async function scrape(gateway: GatewayProcess): Promise<(series: string) => number> {
@@ -118,6 +125,25 @@ describe('WORKERS=2: one replica, two node:cluster workers, against PostgreSQL a
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it('replaces a worker that dies, serving and scraping on the other meanwhile', async () => {
+    const [victim, survivor] = workerPids(gateway.process.pid!);
+    expect(survivor).toBeDefined();
+    process.kill(victim!, 'SIGKILL');
+    await outputWhere(gateway, (output) => output.includes('"signal":"SIGKILL","restartInMs":1000,"msg":"worker exited unexpectedly; replacing it"'));
+
+    const { key } = await createKey(gateway, 'enterprise');
+    expect((await ask(key)).status).toBe(200);
+    expect((await scrape(gateway))(`rosetta_requests_total{dialect="openai",model="${MODEL}",provider="openai",status="200"}`)).toBeGreaterThan(0);
+
+    await outputWhere(gateway, (output) => output.includes('"worker":3,"msg":"replacement worker ready"'));
+    expect(workerPids(gateway.process.pid!)).toHaveLength(2);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => ask(key)));
+    await Promise.all(responses.map((r) => r.text()));
+    const served = await servedBy(gateway, responses.map((r) => r.headers.get('x-request-id')!));
+    expect(served).toHaveLength(2);
+    expect(served).toContain(3);
+  });
+
   it('on SIGTERM to the primary, drains open streams on both workers, writes one ledger row each and exits 0', async () => {
     const { key } = await createKey(gateway, 'enterprise');
     const marker = 'workers-drain';
@@ -149,7 +175,8 @@ describe('WORKERS=2: one replica, two node:cluster workers, against PostgreSQL a
     expect(await exited).toBe(0);
     expect(gateway.output()).toMatch(/"exitCode":0,"msg":"all workers stopped"/);
     const ids = streams.map((s) => s.id);
-    expect(await servedBy(gateway, ids)).toEqual([1, 2]);
+    // Worker 3 replaced one of the first two above.
+    expect(await servedBy(gateway, ids)).toHaveLength(2);
     const rows = await query<{ request_id: string; status: number }>(db.url, 'SELECT request_id, status FROM request_log WHERE request_id = ANY($1)', [ids]);
     expect(rows.map((r) => r.request_id).sort()).toEqual([...ids].sort());
     expect(rows.every((r) => r.status === 200)).toBe(true);
@@ -187,6 +214,60 @@ describe('WORKERS forced to one process', () => {
       await gateway.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('WORKERS=2 receiving a second signal', () => {
+  it('cuts the open streams on both workers but still writes every ledger row', async () => {
+    const sim = await startSimulator();
+    const db = await createTestDatabase();
+    const env = { WORKERS: '2', DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000', SHUTDOWN_GRACE_MS: '60000' };
+    const gateway = await startGateway(env);
+    try {
+      await outputWhere(gateway, (output) => output.includes('"msg":"all workers ready"'));
+      const { key } = await createKey(gateway, 'enterprise');
+      sim.script({ match: 'second-signal', reply: { text: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), tokensPerSecond: 4 } });
+      const streams = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'second-signal' }] }),
+          });
+          const reader = res.body!.getReader();
+          await reader.read();
+          return { id: res.headers.get('x-request-id')!, reader };
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => gateway.process.once('exit', resolve));
+
+      gateway.process.kill('SIGTERM');
+      await outputWhere(gateway, (output) => output.match(/"msg":"shutting down: draining open requests"/g)?.length === 2);
+      // Signals within a second of the first are one stop request (DUPLICATE_SIGNAL_MS), so the second comes after it.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      gateway.process.kill('SIGTERM');
+
+      const bodies = await Promise.all(
+        streams.map(async ({ reader }) => {
+          let text = '';
+          for (;;) {
+            const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+            if (done) return text;
+            text += new TextDecoder().decode(value);
+          }
+        }),
+      );
+      expect(bodies.some((body) => body.includes('[DONE]'))).toBe(false);
+      expect(await exited).toBe(0);
+      expect(gateway.output()).toMatch(/"msg":"second signal: passing it on to the workers"/);
+      const ids = streams.map((s) => s.id);
+      const rows = await query<{ request_id: string }>(db.url, 'SELECT request_id FROM request_log WHERE request_id = ANY($1)', [ids]);
+      expect(rows.map((r) => r.request_id).sort()).toEqual([...ids].sort());
+    } finally {
+      await gateway.stop('SIGKILL');
+      await sim.close();
+      await db.drop();
     }
   });
 });

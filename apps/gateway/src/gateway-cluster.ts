@@ -58,7 +58,7 @@ export class GatewayCluster {
     if (this.metrics.handle(worker, message) || !isReady(message)) return;
     this.ready.set(worker.id, worker);
     this.crashesInARow = 0;
-    if (this.announced) return;
+    if (this.announced) return this.logger.info({ worker: worker.id }, 'replacement worker ready');
     this.banners.push(message.banner);
     if (this.ready.size < this.count) return;
     this.announced = true;
