@@ -271,3 +271,16 @@ describe('WORKERS=2 receiving a second signal', () => {
     }
   });
 });
+
+describe('WORKERS=2 stopped while starting', () => {
+  it('exits 0 when SIGTERM arrives as the first worker listens: a worker not yet ready has nothing to drain', async () => {
+    const db = await createTestDatabase();
+    try {
+      const gateway = await startGateway({ WORKERS: '2', DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL });
+      expect(await gateway.stop('SIGTERM')).toBe(0);
+      expect(gateway.output()).toMatch(/"exitCode":0,"msg":"all workers stopped"/);
+    } finally {
+      await db.drop();
+    }
+  });
+});

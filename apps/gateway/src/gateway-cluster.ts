@@ -68,11 +68,12 @@ export class GatewayCluster {
   }
 
   private onExit(worker: Worker, code: number | null, signal: string | null): void {
+    const served = this.ready.delete(worker.id);
     this.live.delete(worker);
-    this.ready.delete(worker.id);
     this.metrics.forget(worker);
     if (this.stoppingSince !== undefined || this.failedToStart) {
-      if (code !== 0) this.exitCode = 1;
+      // A worker still starting when the stop came had nothing to drain: the signal ends it, cleanly.
+      if (code !== 0 && (served || signal === null)) this.exitCode = 1;
       if (this.live.size === 0) this.exit();
       return;
     }
