@@ -21,4 +21,7 @@ EXPOSE 8080
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# With DATABASE_URL and REDIS_URL the gateway runs WORKERS processes behind its ports, by default
+# the available parallelism, which in a container counts the host's cores (or its cpuset), not a
+# --cpus quota: set WORKERS to the CPUs the container is given.
 CMD ["node", "--enable-source-maps", "dist/apps/gateway/src/main.js"]

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { adminCall, TEST_ADMIN_TOKEN } from './support/gateway-process';
-import { createTestDatabase, query } from './support/services';
+import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
 
 const ROOT = join(__dirname, '..');
 const STREAMS = 8;
@@ -17,10 +17,10 @@ interface Launched {
  * `npm start` as a person runs it, in a process group of its own so the test can signal the whole
  * group the way a terminal's Ctrl-C or systemd does. No provider keys: the bundled simulator serves.
  */
-async function launch(databaseUrl: string): Promise<Launched> {
+async function launch(databaseUrl: string, extraEnv: Record<string, string>): Promise<Launched> {
   const child = spawn(process.execPath, [join(ROOT, 'scripts/start.js')], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '60000' },
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '60000', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -31,7 +31,8 @@ async function launch(databaseUrl: string): Promise<Launched> {
       output += chunk.toString();
       const simulator = /"msg":"simulator listening","url":"([^"]+)"/.exec(output)?.[1];
       const port = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output)?.[1];
-      if (simulator && port) resolve({ gateway: `http://127.0.0.1:${port}`, simulator });
+      const workersReady = extraEnv['WORKERS'] === undefined || output.includes('"msg":"all workers ready"');
+      if (simulator && port && workersReady) resolve({ gateway: `http://127.0.0.1:${port}`, simulator });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -63,7 +64,12 @@ async function openStream(gateway: string, key: string, marker: string): Promise
   };
 }
 
-describe.each([['SIGTERM'], ['SIGINT']] as const)('npm start receiving a group %s', (signal) => {
+/** The third case runs a primary and two workers (WORKERS with PostgreSQL and Redis): the group signal reaches all three. */
+describe.each([
+  ['SIGTERM', '', {}],
+  ['SIGINT', '', {}],
+  ['SIGTERM', ' with WORKERS=2', { WORKERS: '2', REDIS_URL: TEST_REDIS_URL }],
+] as const)('npm start receiving a group %s%s', (signal, _, extraEnv) => {
   let db: { url: string; drop(): Promise<void> };
   let launched: Launched | undefined;
 
@@ -77,7 +83,7 @@ describe.each([['SIGTERM'], ['SIGINT']] as const)('npm start receiving a group %
   });
 
   it('drains every open stream to its end and writes every ledger row', async () => {
-    launched = await launch(db.url);
+    launched = await launch(db.url, extraEnv);
     const { gateway, simulator } = launched;
     const created = await adminCall({ url: gateway }, 'POST', '/admin/keys', { name: 'drain', plan: 'enterprise' });
     expect(created.status).toBe(201);

@@ -1,26 +1,14 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS scripts run by node, outside the TypeScript build */
 'use strict';
 // Child processes for the benchmark: start, wait until ready, stop (always), and read a process's
-// memory and CPU from /proc. Every child started here is remembered so a failure or Ctrl-C still
+// memory and CPU (proc-stats.js). Every child started here is remembered so a failure or Ctrl-C still
 // stops it.
-const { spawn, execFileSync } = require('node:child_process');
-const { readFileSync } = require('node:fs');
+const { spawn } = require('node:child_process');
 const http = require('node:http');
 const net = require('node:net');
+const { readCpuSeconds, readMachineCpu, readRss, readTreeCpuSeconds } = require('./proc-stats');
 
 const children = new Set();
-
-let clockTicks;
-function clkTck() {
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
-}
 
 /**
  * Starts a child; its output is kept (last lines) for error messages and `waitForLine`.
@@ -187,60 +175,20 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Resident memory of a process in bytes (VmRSS), or null when it is gone. */
-function readRss(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** User + system CPU time of a process in seconds (/proc/<pid>/stat utime + stime), or null. */
-function readCpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return (utime + stime) / clkTck();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The whole machine's CPU time from /proc/stat, in seconds: {busy, total} summed over all cores
- * (busy = user + nice + system + irq + softirq + steal), or null.
- */
-function readMachineCpu() {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
-    const busy = user + nice + system + irq + softirq + (steal || 0);
-    return { busy: busy / clkTck(), total: (busy + idle + iowait) / clkTck() };
-  } catch {
-    return null;
-  }
-}
-
 /** CPU seconds used so far by this process and every child still running (the run's own work). */
 function readRunCpuSeconds() {
   let sum = readCpuSeconds(process.pid) || 0;
-  for (const handle of children) sum += readCpuSeconds(handle.pid) || 0;
+  for (const handle of children) sum += readTreeCpuSeconds(handle.pid) || 0;
   return sum;
 }
 
 /**
- * Samples RSS of `pid` every `intervalMs` and its CPU time at start and stop. `stop()` returns
+ * Samples RSS of `pid` and its descendants every `intervalMs` and their CPU time at start and stop. `stop()` returns
  * {rssMeanBytes, rssPeakBytes, rssLastBytes, samples, cpuSeconds, wallSeconds, cpuCores}.
  */
 function startSampler(pid, intervalMs = 250) {
   const rss = [];
-  const cpuStart = readCpuSeconds(pid);
+  const cpuStart = readTreeCpuSeconds(pid);
   const wallStart = process.hrtime.bigint();
   const take = () => {
     const value = readRss(pid);
@@ -252,7 +200,7 @@ function startSampler(pid, intervalMs = 250) {
     stop() {
       clearInterval(timer);
       take();
-      const cpuEnd = readCpuSeconds(pid);
+      const cpuEnd = readTreeCpuSeconds(pid);
       const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
       const cpuSeconds = cpuStart !== null && cpuEnd !== null ? cpuEnd - cpuStart : null;
       return {
@@ -279,6 +227,7 @@ module.exports = {
   sleep,
   readRss,
   readCpuSeconds,
+  readTreeCpuSeconds,
   readMachineCpu,
   readRunCpuSeconds,
   startSampler,

@@ -55,6 +55,11 @@ async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyK
     GEMINI_BASE_URL: simUrl,
     GEMINI_API_KEY: SIM_KEY,
     SHUTDOWN_GRACE_MS: '2000',
+    // WORKERS passes through (unset: the gateway's default, the available parallelism); a
+    // baseline from before WORKERS ignores it and runs one process. So does Node's
+    // NODE_CLUSTER_SCHED_POLICY (`rr`, the default on Linux, or `none`), to compare how the
+    // workers get their connections.
+    ...Object.fromEntries(['WORKERS', 'NODE_CLUSTER_SCHED_POLICY'].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
     ...extraEnv,
   };
   const handle = startChild(name, process.execPath, [...nodeArgs, join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: root });

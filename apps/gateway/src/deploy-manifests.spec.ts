@@ -146,6 +146,12 @@ describe('deploy/kubernetes', () => {
     expect(kustomization.images.map((i: any) => i.name)).toEqual([container.image]);
   });
 
+  it('runs one worker per core it requests (WORKERS = the CPU request)', () => {
+    const cpu = String(container.resources.requests.cpu);
+    const cores = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) / 1000 : Number(cpu);
+    expect(config.workers).toBe(cores);
+  });
+
   it('waits out the pre-stop pause and the drain before killing a pod', () => {
     for (const name of [...Object.keys(env), ...Object.keys(secret)]) expect(README_VARS).toContain(name);
     const [, seconds] = container.lifecycle.preStop.exec.command as [string, string];

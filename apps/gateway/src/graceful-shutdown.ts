@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
  * both `npm start`'s launcher (which forwards it) and the gateway. Signals this close together are
  * one request.
  */
-const DUPLICATE_SIGNAL_MS = 1_000;
+export const DUPLICATE_SIGNAL_MS = 1_000;
 
 /**
  * On SIGTERM/SIGINT: stop accepting connections, let open requests and streams finish for up to

@@ -2,6 +2,7 @@
  * Typed configuration, read once from the environment and validated at start. A bad value stops
  * the process with a message naming the variable (house style 13).
  */
+import { availableParallelism } from 'node:os';
 import { ConfigError } from './config-error';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { secretKeysFromEnv } from './secret-box';
@@ -58,6 +59,12 @@ export interface RosettaConfig {
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
   simulatorMode: boolean;
   shutdownGraceMs: number;
+  /**
+   * WORKERS: gateway processes behind the replica's ports (node:cluster), default the available
+   * parallelism. What was asked for: the start forces one process where workers would not share
+   * state exactly (apps/gateway/src/worker-plan.ts).
+   */
+  workers: number;
   /** RESPONSES_RETENTION_DAYS: how long stored Responses answers can be read back and continued. */
   responsesRetentionDays: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; undefined (off) without an OTLP endpoint. */
@@ -100,6 +107,9 @@ function url(env: Env, name: string, fallback?: string, protocols = ['http:', 'h
   }
   return raw.replace(/\/+$/, '');
 }
+
+/** More workers than this is a typo, not a machine. */
+const MAX_WORKERS = 256;
 
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
@@ -188,6 +198,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     modelAliases: aliases(env, namespace),
     simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+    workers: int(env, 'WORKERS', availableParallelism(), 1, MAX_WORKERS),
     responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),

@@ -10,3 +10,4 @@ export * from './redis';
 export * from './metrics.service';
 export * from './platform.module';
 export * from './secret-box';
+export { PrimaryMetricsAggregator } from './cluster-metrics';

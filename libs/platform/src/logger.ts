@@ -7,11 +7,12 @@ import type { LoggerService } from '@nestjs/common';
  */
 export type AppLogger = Logger;
 
-export function createLogger(level: string): AppLogger {
+/** `worker`: in a node:cluster worker (WORKERS > 1), its number, on every line it writes. */
+export function createLogger(level: string, worker?: number): AppLogger {
   return pino(
     {
       level,
-      base: { service: 'rosetta' },
+      base: worker === undefined ? { service: 'rosetta' } : { service: 'rosetta', worker },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: ['apiKey', 'api_key', 'authorization', 'key', '*.apiKey', '*.api_key', '*.authorization'], censor: '[redacted]' },

@@ -7,10 +7,12 @@
  * states) are read only when scraped. Label values are bounded sets — dialects, model ids, provider slugs,
  * statuses — never keys, prompts or URLs.
  */
+import cluster from 'node:cluster';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter as PromCounter, Gauge as PromGauge, type Histogram as PromHistogram, Registry } from 'prom-client';
 import { BucketedHistogram } from './bucketed-histogram';
+import { metricsSnapshot, WorkerMetricsChannel } from './cluster-metrics';
 import { labelObject, seriesKey, type LabelObject, type Labels } from './metric-labels';
 
 interface PendingIncrement {
@@ -62,6 +64,12 @@ export class Counter {
 /** Histograms are counted here and rendered by the registry: see BucketedHistogram. */
 export type Histogram = BucketedHistogram;
 
+/**
+ * How a gauge's values from several workers of one replica combine (cluster-metrics.ts): `sum`
+ * for amounts (rows pending, failures), `max` for states, where the worst worker is the news.
+ */
+export type GaugeAggregation = 'sum' | 'max';
+
 export interface GaugeSample {
   labels?: Record<string, string>;
   value: number;
@@ -85,6 +93,8 @@ export class MetricsService {
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
   private lastLoopWindow: GaugeSample[] = [];
   private readonly loopWindowTimer: NodeJS.Timeout;
+  /** In a node:cluster worker (WORKERS > 1): the way to the replica's figures, which the primary merges. */
+  private readonly replica = cluster.isWorker ? new WorkerMetricsChannel(() => metricsSnapshot(this.registry)) : undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -96,6 +106,7 @@ export class MetricsService {
       'Event-loop delay over the last full minute: how long ready work waited (p50, p99, max).',
       () => this.lastLoopWindow,
       ['quantile'],
+      'max',
     );
   }
 
@@ -116,6 +127,7 @@ export class MetricsService {
   onModuleDestroy(): void {
     clearInterval(this.loopWindowTimer);
     this.loopDelay.disable();
+    this.replica?.close();
   }
 
   /** Registering a name twice returns the first counter, so modules may share one. */
@@ -138,12 +150,13 @@ export class MetricsService {
   }
 
   /** A value read at scrape time (a second reader under the same name replaces the first). */
-  gauge(name: string, help: string, read: () => GaugeSample[], labelNames: Labels = []): void {
+  gauge(name: string, help: string, read: () => GaugeSample[], labelNames: Labels = [], aggregator: GaugeAggregation = 'sum'): void {
     this.registry.removeSingleMetric(name);
     new PromGauge({
       name,
       help,
       labelNames,
+      aggregator,
       registers: [this.registry],
       collect() {
         this.reset();
@@ -155,8 +168,13 @@ export class MetricsService {
     });
   }
 
-  /** The exposition text (format 0.0.4); a metric whose reader fails is left out of this scrape, not the whole page. */
+  /**
+   * The exposition text (format 0.0.4): this process's metrics, or in a cluster worker the
+   * replica's, merged over its workers by the primary. A metric whose reader fails is left out of
+   * this scrape, not the whole page.
+   */
   async render(): Promise<string> {
+    if (this.replica) return this.replica.replicaText();
     const names = this.registry.getMetricsAsArray().map((metric) => metric.name);
     const texts = await Promise.all(names.map((name) => this.registry.getSingleMetricAsString(name).catch(() => '')));
     return `${texts.filter((text) => text !== '').join('\n\n')}\n`;

@@ -96,7 +96,7 @@ export class RateLimitService {
     if (metrics) {
       this.refused = metrics.counter('rosetta_rate_limited_total', 'Requests refused with 429, by the limit that refused them (requests or tokens).', ['limit']);
       metrics.gauge('rosetta_rate_limit_redis_failures', 'Limiter calls to Redis that failed or timed out since start.', () => [{ value: this.metrics().failures }]);
-      metrics.gauge('rosetta_rate_limit_degraded', '1 while Redis is unreachable and limits follow RATE_LIMIT_REDIS_FAILURE.', () => [{ value: this.metrics().degraded ? 1 : 0 }]);
+      metrics.gauge('rosetta_rate_limit_degraded', '1 while Redis is unreachable and limits follow RATE_LIMIT_REDIS_FAILURE.', () => [{ value: this.metrics().degraded ? 1 : 0 }], [], 'max');
     }
     const settings = { ...rateLimitOptionsFromEnv(), ...(options ?? {}) };
     this.windowMs = settings.windowMs ?? LIMIT_WINDOW_MS;

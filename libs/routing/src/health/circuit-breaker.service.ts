@@ -14,9 +14,11 @@ export class CircuitBreakerService extends CircuitBreaker {
     super(options ?? {});
     metrics?.gauge(
       'rosetta_circuit_state',
-      "Each endpoint's circuit on this replica: 0 closed, 1 half-open, 2 open.",
+      "Each endpoint's circuit on this replica (the most open of its workers'): 0 closed, 1 half-open, 2 open.",
       () => this.endpoints().map((endpoint) => ({ labels: { endpoint }, value: STATE_VALUE[this.state(endpoint)] })),
       ['endpoint'],
+      // Across a replica's workers (each keeps its own breakers), the worst state is shown.
+      'max',
     );
   }
 }

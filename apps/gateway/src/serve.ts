@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AdminTokenService } from '@rosetta/admin';
+import { DataPlane, sendError } from '@rosetta/dialects';
+import { GatewayError } from '@rosetta/canonical';
+import { dialectForPath } from '@rosetta/protocols/dialects';
+import { isAdminSurface, isProbe, NestPinoLogger, newRequestId, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AppModule } from './app.module';
+import type { Banner } from './banner';
+import { installGracefulShutdown } from './graceful-shutdown';
+import { accessLogMiddleware, jsonBodyMiddleware, requestIdMiddleware } from './http-middleware';
+
+/**
+ * The gateway in this process: Nest's application with the data plane ahead of it, on PORT (and
+ * ADMIN_PORT), draining on SIGTERM. `ready` gets the start banner once both ports listen.
+ */
+export async function serve(config: RosettaConfig, logger: AppLogger, ready: (banner: Banner) => void): Promise<void> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, logger), {
+    bodyParser: false,
+    logger: new NestPinoLogger(logger),
+  });
+  const express = app.getHttpAdapter().getInstance();
+  express.disable('x-powered-by');
+  express.set('etag', false);
+  app.use(requestIdMiddleware);
+  app.use(accessLogMiddleware(logger));
+  app.use(jsonBodyMiddleware(config.bodyLimitBytes));
+  const handlers = installDataPlane(app.getHttpServer() as Server, app.get(DataPlane), config.adminPort !== undefined);
+  await app.listen(config.port, config.host);
+  const adminServer = config.adminPort === undefined ? undefined : await listenAdmin(handlers.express, config, logger);
+  installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs, adminServer);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
+  const local = (host: string, at: number): string => `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${at}`;
+  const admin = adminServer ? local(config.adminHost ?? config.host, (adminServer.address() as AddressInfo).port) : local(config.host, port);
+  ready({ url: local(config.host, port), adminUrl: admin, simulated: config.simulatorMode, generatedToken: app.get(AdminTokenService, { strict: false }).takeGenerated() });
+}
+
+/**
+ * Every client-facing route is answered by the data plane before Express sees it
+ * (docs/decisions/0005, 0006); the rest (admin, docs, metrics, probes, 404s) goes on to Nest.
+ */
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: boolean): { express: Handler } {
+  const nest = server.listeners('request') as Handler[];
+  if (nest.length !== 1) throw new Error(`expected one request handler on the HTTP server, found ${nest.length}`);
+  const express = nest[0]!;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (dataPlane.handle(req, res)) return;
+    if (adminElsewhere && isAdminSurface(pathOf(req))) return notHere(req, res, 'the admin surface is served on ADMIN_PORT, not on the data-plane port');
+    express(req, res);
+  });
+  return { express };
+}
+
+/**
+ * ADMIN_PORT: a second listener on the same application that serves only the admin surface (and
+ * the probes); the data-plane port answers those paths 404, so an ingress forwarding it exposes
+ * nothing else.
+ */
+async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppLogger): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = pathOf(req);
+    if (isAdminSurface(path) || isProbe(path)) express(req, res);
+    else notHere(req, res, 'this is the admin port: the data plane is on PORT');
+  });
+  const host = config.adminHost ?? config.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.adminPort, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, host }, 'admin surface listening');
+  return server;
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  return mark < 0 ? url : url.slice(0, mark);
+}
+
+function notHere(req: IncomingMessage, res: ServerResponse, why: string): void {
+  const id = newRequestId();
+  res.setHeader('x-request-id', id);
+  const path = pathOf(req);
+  sendError(res, dialectForPath(path), new GatewayError('not_found_error', `Unknown route: ${req.method} ${path}; ${why}`), id);
+}
