@@ -119,7 +119,19 @@ describe('WORKERS=2: one replica, two node:cluster workers, against PostgreSQL a
     expect((await adminCall(gateway, 'PUT', '/admin/plans/pair', { rpm: 100, tpm: null })).status).toBe(201);
     const { key } = await createKey(gateway, 'pair');
     expect((await adminCall(gateway, 'PUT', '/admin/plans/pair', { rpm: 3, tpm: null })).status).toBe(200);
-    // Each admin call and each request lands on whichever worker; four calls reach both.
+    // The change reaches the other worker by Redis, as it reaches other replicas: wait until each
+    // worker has answered with the new limit in its headers (a probe key of the same plan, so the
+    // key under test keeps its minute; a fresh connection each time, so the primary hands them to
+    // the workers in turn).
+    const { key: probe } = await createKey(gateway, 'pair');
+    const seenNew = new Set<number>();
+    while (seenNew.size < 2) {
+      const res = await fetch(`${gateway.url}/v1/key`, { headers: { authorization: `Bearer ${probe}`, connection: 'close' } });
+      await res.text();
+      const [worker] = await servedBy(gateway, [res.headers.get('x-request-id')!]);
+      if (res.headers.get('x-ratelimit-limit-requests') === '3') seenNew.add(worker!);
+    }
+    // The count itself is in Redis, whichever worker serves each request.
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await ask(key)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
