@@ -186,6 +186,13 @@ describe('API keys, admin API and revocation across replicas', () => {
     expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', redis: 'ok' });
   });
 
+  it('keeps idle client connections longer than a load balancer keeps its own (65 s, not Node\'s 5 s)', async () => {
+    const { key } = await createKey(a);
+    const res = await chat(a, { authorization: `Bearer ${key}` });
+    await res.text();
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('logs are JSON lines with request ids and never contain keys or prompts', async () => {
     const { key } = await createKey(a);
     const res = await chat(a, { 'x-api-key': key });

@@ -45,16 +45,21 @@ export function installGracefulShutdown(app: INestApplication, server: Server, l
 
 function drain(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
+    // Keep-alive sockets with no request in flight would hold close() open for no reason: those
+    // idle now, and those a finishing request leaves idle later (kept up to HTTP_KEEP_ALIVE_TIMEOUT_MS).
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    idle.unref();
     const timer = setTimeout(() => {
+      clearInterval(idle);
       server.closeAllConnections();
       resolve();
     }, graceMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(idle);
       resolve();
     });
-    // Keep-alive sockets with no request in flight would hold close() open for no reason.
     server.closeIdleConnections();
   });
 }

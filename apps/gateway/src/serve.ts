@@ -29,8 +29,10 @@ export async function serve(config: RosettaConfig, logger: AppLogger, ready: (ba
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
   const handlers = installDataPlane(app.getHttpServer() as Server, app.get(DataPlane), config.adminPort !== undefined);
+  keepAlive(app.getHttpServer() as Server, config);
   await app.listen(config.port, config.host);
   const adminServer = config.adminPort === undefined ? undefined : await listenAdmin(handlers.express, config, logger);
+  if (adminServer) keepAlive(adminServer, config);
   installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs, adminServer);
   const { port } = app.getHttpServer().address() as AddressInfo;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
@@ -77,6 +79,17 @@ async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppL
   const { port } = server.address() as AddressInfo;
   logger.info({ port, host }, 'admin surface listening');
   return server;
+}
+
+/**
+ * Idle client connections are kept longer than the load balancer in front keeps its own (AWS's
+ * 60 s, ingress-nginx's 60 s upstream keep-alive): with Node's default 5 s the gateway closes a
+ * connection the balancer is just reusing, and that request fails (502 at the balancer,
+ * ECONNRESET at a direct client). Headers must then be allowed at least as long.
+ */
+function keepAlive(server: Server, config: RosettaConfig): void {
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.headersTimeout = Math.max(server.headersTimeout, config.keepAliveTimeoutMs + 1000);
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -59,6 +59,8 @@ export interface RosettaConfig {
   /** Set by `npm start` when no upstream credentials exist and the bundled simulator serves. */
   simulatorMode: boolean;
   shutdownGraceMs: number;
+  /** How long an idle client connection stays open: longer than a load balancer's own idle time-out. */
+  keepAliveTimeoutMs: number;
   /**
    * WORKERS: gateway processes behind the replica's ports (node:cluster), default the available
    * parallelism. What was asked for: the start forces one process where workers would not share
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     modelAliases: aliases(env, namespace),
     simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
     workers: int(env, 'WORKERS', availableParallelism(), 1, MAX_WORKERS),
     responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
     tracing: tracingConfig(env),
