@@ -1,9 +1,10 @@
 import { GatewayError } from '@rosetta/canonical';
-import { parseSseFrames, type UpstreamProtocol } from '@rosetta/protocols/common';
+import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { bodyChunks } from './body-chunks';
 import { embedOverProtocol } from './embed-call';
 import type { HttpTransport } from './http-transport';
 import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapter, UpstreamCall, UpstreamEmbeddingCall } from './provider-adapter';
-import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured } from './upstream-call';
+import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured, scanSse } from './upstream-call';
 
 /**
  * The one adapter implementation: an upstream protocol's descriptor (its codec, URL, headers,
@@ -29,9 +30,10 @@ export class ProtocolAdapter implements ProviderAdapter {
     const { value: body, warnings } = this.body(call, true);
     const upstream = await this.post(call, body, true);
     const secrets = [call.target.apiKey];
+    const chunks = bodyChunks(upstream.body);
     const scanner = this.passThrough(call);
-    if (scanner) return { events: decodeChunks(parseSseFrames(upstream.body), scanner, secrets), warnings, passThrough: true };
-    return { events: decodeChunks(this.descriptor.parseStream(upstream.body), this.descriptor.streamDecoder(), secrets), warnings };
+    if (scanner) return { events: scanSse(chunks, scanner, secrets), warnings, passThrough: true };
+    return { events: decodeChunks(this.descriptor.parseStream(chunks), this.descriptor.streamDecoder(), secrets), warnings };
   }
 
   /** A scanner when the client takes this protocol's frames and the request went through untouched. */

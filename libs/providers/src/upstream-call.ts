@@ -1,4 +1,5 @@
 import { GatewayError, type CanonicalRequest, type StreamEvent, type TranslationWarning } from '@rosetta/canonical';
+import { SseFramer, type StreamScanner } from '@rosetta/protocols/common';
 import type { HttpTransport, UpstreamResponse } from './http-transport';
 import type { UpstreamLeg } from './provider-adapter';
 import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
@@ -52,9 +53,25 @@ export async function* decodeChunks(
   decoder: { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] },
   secrets: readonly string[],
 ): AsyncGenerator<StreamEvent> {
-  const clean = (events: StreamEvent[]): StreamEvent[] => events.map((e) => (e.type === 'error' ? sanitizeErrorEvent(e.error, secrets) : e));
-  for await (const chunk of chunks) yield* clean(decoder.push(chunk));
-  yield* clean(decoder.end());
+  for await (const chunk of chunks) for (const event of decoder.push(chunk)) yield clean(event, secrets);
+  for (const event of decoder.end()) yield clean(event, secrets);
+}
+
+/**
+ * A same-protocol stream (docs/decisions/0017): framing and scanning in one generator, so a
+ * stream waiting for its next chunk holds one suspended step rather than one per stage.
+ */
+export async function* scanSse(source: AsyncIterable<Uint8Array | string>, scanner: StreamScanner, secrets: readonly string[]): AsyncGenerator<StreamEvent> {
+  const framer = new SseFramer();
+  for await (const piece of source) {
+    for (const frame of framer.feed(piece)) for (const event of scanner.push(frame)) yield clean(event, secrets);
+  }
+  for (const frame of framer.finish()) for (const event of scanner.push(frame)) yield clean(event, secrets);
+  for (const event of scanner.end()) yield clean(event, secrets);
+}
+
+function clean(event: StreamEvent, secrets: readonly string[]): StreamEvent {
+  return event.type === 'error' ? sanitizeErrorEvent(event.error, secrets) : event;
 }
 
 function sanitizeErrorEvent(error: GatewayError, secrets: readonly string[]): StreamEvent {

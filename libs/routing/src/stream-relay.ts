@@ -56,6 +56,8 @@ export async function* relayStream(
   let failed = false;
   try {
     for (const event of held) yield rewrite(event);
+    // Not kept for the stream's life: the held frames are its first, parsed payloads and all.
+    held.length = 0;
     for (;;) {
       const next = await iterator.next();
       if (next.done) break;

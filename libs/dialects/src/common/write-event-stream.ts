@@ -13,20 +13,18 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
   res.setHeader('x-accel-buffering', 'no');
   // No flushHeaders(): the first event is already in hand (the executor held it), so the head
   // goes out with it in one write instead of two.
-  if (framing.open) await write(res, framing.open);
+  // A write the socket takes is not awaited: a slow stream's wait for its next event then holds
+  // one pending step, not one per write (docs/benchmarks/2026-11-27-stream-memory.md).
+  if (framing.open && !res.write(framing.open)) await drained(res);
   for await (const event of events) {
     if (res.destroyed) break;
     if (framing.beforeEnd && (event.type === 'finish' || event.type === 'error')) await framing.beforeEnd(event);
     const text = framing.encode(event);
-    if (text) await write(res, text);
+    if (text && !res.write(text)) await drained(res);
   }
   const closing = framing.close?.();
-  if (closing && !res.destroyed) await write(res, closing);
+  if (closing && !res.destroyed && !res.write(closing)) await drained(res);
   if (!res.writableEnded) res.end();
-}
-
-async function write(res: GatewayHttpResponse, text: string): Promise<void> {
-  if (!res.write(text)) await drained(res);
 }
 
 function drained(res: GatewayHttpResponse): Promise<void> {

@@ -22,27 +22,43 @@ export interface StreamScanner {
 }
 
 /**
- * Upstream SSE bytes → frames, yielded as each event completes (never buffering the whole
- * stream). Framing is eventsource-parser's job; events without data (comments, keep-alives) are not frames.
+ * SSE framing behind a small synchronous face: bytes or text in, the events completed by them
+ * out. Framing is eventsource-parser's job; events without data (comments, keep-alives) are not
+ * frames. One per stream.
  */
-export async function* parseSseFrames(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseFrame> {
-  const decoder = new TextDecoder();
-  const pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => pending.push(event) });
-  for await (const piece of source) {
-    parser.feed(typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
-    yield* take(pending, false);
+export class SseFramer {
+  private readonly decoder = new TextDecoder();
+  private readonly pending: EventSourceMessage[] = [];
+  private readonly parser = createParser({ onEvent: (event) => this.pending.push(event) });
+
+  feed(piece: Uint8Array | string): SseFrame[] {
+    this.parser.feed(typeof piece === 'string' ? piece : this.decoder.decode(piece, { stream: true }));
+    return this.take(false);
   }
-  // A last event without its blank line still counts once the connection closes.
-  parser.feed(`${decoder.decode()}\n\n`);
-  yield* take(pending, true);
+
+  /** The connection closed: a last event without its blank line still counts. */
+  finish(): SseFrame[] {
+    this.parser.feed(`${this.decoder.decode()}\n\n`);
+    return this.take(true);
+  }
+
+  private take(final: boolean): SseFrame[] {
+    if (this.pending.length === 0) return [];
+    const frames: SseFrame[] = [];
+    for (const message of this.pending) {
+      if (message.data === '') continue;
+      frames.push(message.event === undefined ? { data: message.data, final } : { event: message.event, data: message.data, final });
+    }
+    this.pending.length = 0;
+    return frames;
+  }
 }
 
-function take(pending: EventSourceMessage[], final: boolean): SseFrame[] {
-  return pending
-    .splice(0, pending.length)
-    .filter((message) => message.data !== '')
-    .map((message) => (message.event === undefined ? { data: message.data, final } : { event: message.event, data: message.data, final }));
+/** Upstream SSE bytes → frames, yielded as each event completes (never buffering the whole stream). */
+export async function* parseSseFrames(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseFrame> {
+  const framer = new SseFramer();
+  for await (const piece of source) for (const frame of framer.feed(piece)) yield frame;
+  for (const frame of framer.finish()) yield frame;
 }
 
 /**
