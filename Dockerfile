@@ -23,5 +23,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # With DATABASE_URL and REDIS_URL the gateway runs WORKERS processes behind its ports, by default
 # the available parallelism, which in a container counts the host's cores (or its cpuset), not a
-# --cpus quota: set WORKERS to the CPUs the container is given.
-CMD ["node", "--enable-source-maps", "dist/apps/gateway/src/main.js"]
+# --cpus quota: set WORKERS to the CPUs the container is given. The node flags are
+# scripts/gateway-node-flags.js (test/runtime-layout.e2e-spec.ts holds the two together).
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=64", "dist/apps/gateway/src/main.js"]

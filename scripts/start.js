@@ -5,6 +5,7 @@
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 const { ensureBuilt } = require('./ensure-built');
+const { GATEWAY_NODE_FLAGS } = require('./gateway-node-flags');
 
 const root = join(__dirname, '..');
 const env = { ...process.env };
@@ -47,7 +48,7 @@ async function startSimulator() {
 async function main() {
   ensureBuilt();
   const simulator = hasCredentials || env.SIMULATOR_URL ? undefined : await startSimulator();
-  const gateway = spawn(process.execPath, ['--enable-source-maps', join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' });
+  const gateway = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' });
   // Forwarded for launchers that signal only this process; when the whole group was signalled the
   // gateway gets it twice and takes the two as one stop request.
   for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -64,6 +64,12 @@ describe('runtime layout: the Docker image, assembled from the Dockerfile', () =
     tree?.remove();
   });
 
+  it("starts node with the gateway's flags, as npm start does", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the launchers' CommonJS list
+    const { GATEWAY_NODE_FLAGS } = require('../scripts/gateway-node-flags') as { GATEWAY_NODE_FLAGS: string[] };
+    expect(tree.stage.cmd).toEqual(['node', ...GATEWAY_NODE_FLAGS, 'dist/apps/gateway/src/main.js']);
+  });
+
   it('runs on the Node major these tests run on, with no node_modules above it to fall back on', () => {
     const image = /^node:(\d+)/.exec(tree.stage.image)?.[1];
     expect(`node:${image}`).toBe(`node:${process.versions.node.split('.')[0]}`);

@@ -13,6 +13,7 @@ const stores = require('./stores');
 const keys = require('./keys');
 const worktree = require('./worktree');
 const targets = require('./targets');
+const { GATEWAY_NODE_FLAGS } = require('../../scripts/gateway-node-flags');
 
 /** BENCH_OTEL: a stand-in OTLP collector (bench/otlp-sink.js) for Rosetta's spans. */
 async function startOtlpSink() {
@@ -62,7 +63,7 @@ async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyK
     ...Object.fromEntries(['WORKERS', 'NODE_CLUSTER_SCHED_POLICY'].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
     ...extraEnv,
   };
-  const handle = startChild(name, process.execPath, [...nodeArgs, join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: root });
+  const handle = startChild(name, process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: root });
   const url = `http://127.0.0.1:${port}`;
   const ready = await waitForHttp(`${url}/readyz`, (r) => r.status === 200, 60_000, handle);
   const keyInfo = await keys.setupKey(url, keyKind, { fields: keyFields });
