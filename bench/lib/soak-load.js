@@ -7,8 +7,8 @@ const http = require('node:http');
 const { readdirSync, readFileSync } = require('node:fs');
 const { streamingPrompt } = require('./run-support');
 
-/** Resident memory of `pid` and every descendant, in bytes (null when `pid` is gone). */
-function treeRss(pid) {
+/** `pid` and every descendant (null when `pid` is gone). */
+function treePids(pid) {
   const parentOf = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -24,17 +24,38 @@ function treeRss(pid) {
     for (let p = candidate; p > 1; p = parentOf.get(p) ?? 0) if (p === pid) return true;
     return false;
   };
-  let total = 0;
-  for (const candidate of parentOf.keys()) {
-    if (!inTree(candidate)) continue;
+  return [...parentOf.keys()].filter(inTree);
+}
+
+/**
+ * Memory of `pid` and every descendant, in bytes (null when `pid` is gone): `rss`, the resident
+ * sets added up, which counts the pages the processes share (the node binary and libraries,
+ * ~50 MB) once per process; and `charged`, each process's own (anonymous) memory added up plus the
+ * largest file-backed resident set once — what a container's memory limit is charged for them.
+ */
+function treeMemory(pid) {
+  const pids = treePids(pid);
+  if (pids === null) return null;
+  let rss = 0;
+  let anonymous = 0;
+  let file = 0;
+  for (const candidate of pids) {
     try {
-      const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${candidate}/status`, 'utf8'));
-      if (match) total += Number(match[1]) * 1024;
+      const status = readFileSync(`/proc/${candidate}/status`, 'utf8');
+      const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+      rss += field('VmRSS');
+      anonymous += field('RssAnon');
+      file = Math.max(file, field('RssFile') + field('RssShmem'));
     } catch {
       // exited
     }
   }
-  return total;
+  return { rss, charged: anonymous + file };
+}
+
+/** Resident memory of `pid` and every descendant, in bytes, shared pages counted per process (null when `pid` is gone). */
+function treeRss(pid) {
+  return treeMemory(pid)?.rss ?? null;
 }
 
 /**
@@ -134,4 +155,4 @@ function slope(points) {
   return den === 0 ? 0 : num / den;
 }
 
-module.exports = { treeRss, soakRequests, sendOnce, steadyLoad, slope };
+module.exports = { treeRss, treeMemory, soakRequests, sendOnce, steadyLoad, slope };

@@ -71,7 +71,12 @@ function streamOnce(target, { agent, timeoutMs = 60_000, onHead, onEnd } = {}) {
             }
           }
         });
-        res.on('end', () => finish(res.statusCode >= 200 && res.statusCode < 300 ? (outcome.done ? null : 'stream ended without [DONE]') : `HTTP ${res.statusCode}`));
+        // A refusal's own message says why (the gateway's error body), not just its status.
+        const refusal = () => {
+          const message = /"message":"([^"]{0,160})/.exec(buffer)?.[1];
+          return `HTTP ${res.statusCode}${message ? `: ${message}` : ''}`;
+        };
+        res.on('end', () => finish(res.statusCode >= 200 && res.statusCode < 300 ? (outcome.done ? null : 'stream ended without [DONE]') : refusal()));
         res.on('error', (error) => finish(error.message));
         res.on('aborted', () => finish('response aborted'));
       },
