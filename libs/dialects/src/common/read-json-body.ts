@@ -47,17 +47,22 @@ export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<
       drain(req);
       reject(error);
     };
-    source.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       length += chunk.length;
       if (length > limitBytes) return fail(tooLarge(req, limitBytes));
       chunks.push(chunk);
-    });
+    };
+    source.on('data', onData);
     source.once('error', (error: Error) => {
       fail(source === req ? GatewayError.invalidRequest('Could not read the request body') : GatewayError.invalidRequest(`Could not decompress the request body: ${error.message}`));
     });
     source.once('end', () => {
       if (failed) return;
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+      // The listener would hold the body's bytes for as long as the request lives (a stream's
+      // whole length), on top of the parsed body.
+      source.off('data', onData);
+      chunks.length = 0;
       // Checked on the bytes before parsing, so nothing downstream ever walks a deeper value.
       if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) return fail(GatewayError.invalidRequest(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`));
       try {
