@@ -16,11 +16,15 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
   // A write the socket takes is not awaited: a slow stream's wait for its next event then holds
   // one pending step, not one per write (docs/benchmarks/2026-11-27-stream-memory.md).
   if (framing.open && !res.write(framing.open)) await drained(res);
+  let headKept = false;
   for await (const event of events) {
     if (res.destroyed) break;
     if (framing.beforeEnd && (event.type === 'finish' || event.type === 'error')) await framing.beforeEnd(event);
     const text = framing.encode(event);
-    if (text && !res.write(text)) await drained(res);
+    if (!text) continue;
+    const full = !res.write(text);
+    if (!headKept) headKept = compactSentHead(res);
+    if (full) await drained(res);
   }
   const closing = framing.close?.();
   if (closing && !res.destroyed && !res.write(closing)) await drained(res);
@@ -37,4 +41,18 @@ function drained(res: GatewayHttpResponse): Promise<void> {
     res.once('drain', done);
     res.once('close', done);
   });
+}
+
+/**
+ * Node keeps a response's head after sending it, for the response's life, as it built it: a chain
+ * of some sixty string concatenations (a piece per header name, value and separator). Reading a
+ * character of it makes V8 flatten the chain in place into one string, and the pieces are freed:
+ * about 2 KB less per open stream (docs/benchmarks/2026-11-27-stream-memory.md). Returns whether
+ * the head has been sent (and compacted).
+ */
+function compactSentHead(res: GatewayHttpResponse): boolean {
+  const head = (res as unknown as { _header?: unknown })._header;
+  if (typeof head !== 'string') return false;
+  head.charCodeAt(0);
+  return true;
 }

@@ -18,6 +18,8 @@ export class OpenAIChatPassThroughFraming {
   private costUsd?: number;
   /** The envelope the client sees, as it opens each chunk's JSON. */
   private readonly envelope: string;
+  /** The upstream's envelope of the last chunk (the same in every chunk of a stream). */
+  private lastUpstream?: { id: string; created: number; model: string; text: string };
 
   constructor(private readonly options: OpenAIChatStreamEncoderOptions) {
     this.envelope = envelopeText(options.id, options.created, options.model);
@@ -50,21 +52,24 @@ export class OpenAIChatPassThroughFraming {
       const shown = this.options.includeUsage ? { ...usage, ...(this.costUsd === undefined ? {} : { cost: this.costUsd }) } : null;
       return this.serialised({ ...chunk, usage: shown });
     }
-    const upstream = upstreamEnvelope(chunk);
+    const upstream = this.upstreamEnvelope(chunk);
     if (upstream !== undefined && event.text.startsWith(upstream)) return `data: ${this.envelope}${event.text.slice(upstream.length)}`;
     return this.serialised(chunk);
+  }
+
+  /** The frame's text up to the chunk's model, had the upstream serialised its envelope as OpenAI does; built once per stream. */
+  private upstreamEnvelope({ id, created, model }: JsonObject): string | undefined {
+    if (typeof id !== 'string' || typeof created !== 'number' || typeof model !== 'string') return undefined;
+    const last = this.lastUpstream;
+    if (last && last.id === id && last.created === created && last.model === model) return last.text;
+    this.lastUpstream = { id, created, model, text: `data: ${envelopeText(id, created, model)}` };
+    return this.lastUpstream.text;
   }
 
   private serialised(chunk: JsonObject): string {
     const { id, created, model } = this.options;
     return `data: ${JSON.stringify({ ...chunk, id, created, model })}\n\n`;
   }
-}
-
-/** The frame's text up to the chunk's model, had the upstream serialised its envelope as OpenAI does. */
-function upstreamEnvelope({ id, created, model }: JsonObject): string | undefined {
-  if (typeof id !== 'string' || typeof created !== 'number' || typeof model !== 'string') return undefined;
-  return `data: ${envelopeText(id, created, model)}`;
 }
 
 /** The start of a chunk's JSON up to its model, as OpenAI serialises it. */
