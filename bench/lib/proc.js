@@ -31,6 +31,14 @@ function startChild(name, command, args, { env, cwd, group = false } = {}) {
     tail(n = 20) {
       return lines.slice(-n).join('\n');
     },
+    /** Calls `fn` with every output line from now on (`lines` keeps only the last 200); returns a stop function. */
+    onLine(fn) {
+      const listener = (line) => {
+        if (line !== null) fn(line);
+      };
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     /** Resolves with the first output line (past or future) matching `pattern`. */
     waitForLine(pattern, timeoutMs) {
       const seen = lines.find((line) => pattern.test(line));
