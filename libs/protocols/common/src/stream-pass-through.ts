@@ -21,6 +21,8 @@ export interface StreamScanner {
   end(): StreamEvent[];
 }
 
+const NO_FRAMES: readonly SseFrame[] = [];
+
 /**
  * SSE framing behind a small synchronous face: bytes or text in, the events completed by them
  * out. Framing is eventsource-parser's job; events without data (comments, keep-alives) are not
@@ -31,19 +33,20 @@ export class SseFramer {
   private readonly pending: EventSourceMessage[] = [];
   private readonly parser = createParser({ onEvent: (event) => this.pending.push(event) });
 
-  feed(piece: Uint8Array | string): SseFrame[] {
+  feed(piece: Uint8Array | string): readonly SseFrame[] {
     this.parser.feed(typeof piece === 'string' ? piece : this.decoder.decode(piece, { stream: true }));
     return this.take(false);
   }
 
   /** The connection closed: a last event without its blank line still counts. */
-  finish(): SseFrame[] {
+  finish(): readonly SseFrame[] {
     this.parser.feed(`${this.decoder.decode()}\n\n`);
     return this.take(true);
   }
 
-  private take(final: boolean): SseFrame[] {
-    if (this.pending.length === 0) return [];
+  private take(final: boolean): readonly SseFrame[] {
+    // Most reads complete no event, or one: nothing is allocated for the first.
+    if (this.pending.length === 0) return NO_FRAMES;
     const frames: SseFrame[] = [];
     for (const message of this.pending) {
       if (message.data === '') continue;
