@@ -1,67 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { ApiKeyRecord, TeamCacheService } from '@rosetta/auth';
-import { GatewayError } from '@rosetta/canonical';
-import type { AppLogger } from '@rosetta/platform';
-import type { UsageRepository } from '@rosetta/usage';
-import { BudgetService } from '../budget/budget.service';
-import type { PlanCacheService } from '../plan-cache.service';
+import type { ApiKeyRecord } from '@rosetta/auth';
+import type { GatewayError } from '@rosetta/canonical';
 import type { RequestCount } from '../limiter/request-count';
-import { RateLimitService, type RateLimitOptions } from '../limiter/rate-limit.service';
+import type { RateLimitOptions } from '../limiter/rate-limit.service';
 import { connect, countCommands, removeKeys, uniquePrefix, type CommandLog } from '../limiter/__fixtures__/redis';
-import { JointAdmissionService } from './joint-admission.service';
-
-const logger = { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AppLogger;
-
-interface Replica {
-  joint: JointAdmissionService;
-  limits: RateLimitService;
-  budgets: BudgetService;
-}
+import { admissionReplica, keyRecord as apiKey, refusal, type AdmissionReplica } from '../__fixtures__/admission';
+import type { JointAdmissionService } from './joint-admission.service';
 
 /** One gateway process's admission over its own Redis connection; its plan sets no limits (each key sets its own). */
-function replica(redis: Redis, options: RateLimitOptions): Replica {
-  const plans = { get: () => ({ name: 'metered', rpm: null, tpm: null }) } as unknown as PlanCacheService;
-  const limits = new RateLimitService(redis, plans, logger, options);
-  const teams = { get: () => undefined } as unknown as TeamCacheService;
-  const usage = { spentSince: async () => 0 } as unknown as UsageRepository;
-  const budgets = new BudgetService(redis, teams, usage, logger);
-  return { joint: new JointAdmissionService(limits, budgets, logger), limits, budgets };
-}
-
-function apiKey(fields: Partial<ApiKeyRecord>): ApiKeyRecord {
-  return {
-    id: randomUUID(),
-    lookupId: 'lookup',
-    name: 'metered-key',
-    plan: 'metered',
-    rpm: null,
-    tpm: null,
-    routeKnob: null,
-    teamId: null,
-    budget: null,
-    models: null,
-    createdAt: new Date(),
-    expiresAt: null,
-    revokedAt: null,
-    lastUsedAt: null,
-    ...fields,
-  };
+function replica(redis: Redis, options: RateLimitOptions): AdmissionReplica {
+  return admissionReplica(redis, { plan: { rpm: null, tpm: null }, options });
 }
 
 /** A count the data plane deferred to admission (a route that calls an upstream). */
 function deferred(): RequestCount {
   return { deferred: true };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
 }
 
 const request = { prompt: 1_000, maxOutput: 500 };

@@ -1,55 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { ApiKeyRecord, TeamCacheService } from '@rosetta/auth';
-import { GatewayError } from '@rosetta/canonical';
-import type { AppLogger } from '@rosetta/platform';
-import type { UsageRepository } from '@rosetta/usage';
-import { BudgetService } from '../budget/budget.service';
-import type { PlanCacheService } from '../plan-cache.service';
-import { RateLimitService } from '../limiter/rate-limit.service';
+import type { ApiKeyRecord } from '@rosetta/auth';
+import type { GatewayError } from '@rosetta/canonical';
+import type { BudgetService } from '../budget/budget.service';
 import { connect, removeKeys, uniquePrefix } from '../limiter/__fixtures__/redis';
-import { JointAdmissionService } from './joint-admission.service';
+import { admissionReplica, keyRecord, refusal, type AdmissionReplica } from '../__fixtures__/admission';
 import { RedisJointStore } from './redis-joint-store';
 
-const logger = { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined } as unknown as AppLogger;
-
 /** One replica's admission: its own services over the shared Redis. The ledger says `spent` USD so far. */
-function replica(redis: Redis, prefix: string, spent = 0): { joint: JointAdmissionService; limits: RateLimitService; budgets: BudgetService } {
-  const plans = { get: () => ({ name: 'metered', rpm: 1_000, tpm: 100_000 }) } as unknown as PlanCacheService;
-  const limits = new RateLimitService(redis, plans, logger, { keyPrefix: prefix });
-  const teams = { get: () => undefined } as unknown as TeamCacheService;
-  const usage = { spentSince: async () => spent } as unknown as UsageRepository;
-  const budgets = new BudgetService(redis, teams, usage, logger);
-  return { joint: new JointAdmissionService(limits, budgets, logger), limits, budgets };
+function replica(redis: Redis, prefix: string, spent = 0): AdmissionReplica {
+  return admissionReplica(redis, { plan: { rpm: 1_000, tpm: 100_000 }, options: { keyPrefix: prefix }, spentUsd: spent });
 }
 
 function budgetKey(usd: number): ApiKeyRecord {
-  return {
-    id: randomUUID(),
-    lookupId: 'lookup',
-    name: 'metered-key',
-    plan: 'metered',
-    rpm: null,
-    tpm: null,
-    routeKnob: null,
-    teamId: null,
-    budget: { usd, period: 'total' },
-    models: null,
-    createdAt: new Date(),
-    expiresAt: null,
-    revokedAt: null,
-    lastUsedAt: null,
-  };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
+  return keyRecord({ budget: { usd, period: 'total' } });
 }
 
 /** Waits until the budget counter shows what a settle just sent (it is not awaited by design). */

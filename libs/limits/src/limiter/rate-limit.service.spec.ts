@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { ApiKeyRecord } from '@rosetta/auth';
-import { GatewayError } from '@rosetta/canonical';
 import type { AppLogger } from '@rosetta/platform';
 import type { PlanCacheService } from '../plan-cache.service';
 import type { PlanRecord } from '../plan.record';
@@ -9,6 +7,7 @@ import { FailoverRateLimitStore } from './failover-rate-limit-store';
 import { MemoryRateLimitStore } from './memory-rate-limit-store';
 import { RateLimitService, rateLimitOptionsFromEnv, type RateLimitOptions } from './rate-limit.service';
 import { connect, removeKeys, uniquePrefix } from './__fixtures__/redis';
+import { keyRecord, refusal } from '../__fixtures__/admission';
 
 const PLANS: PlanRecord[] = [
   { name: 'free', rpm: 100, tpm: 10_000 },
@@ -23,23 +22,7 @@ function plans(): PlanCacheService {
 }
 
 function apiKey(plan: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return {
-    id: randomUUID(),
-    lookupId: 'lookup',
-    name: 'test',
-    plan,
-    rpm: null,
-    tpm: null,
-    routeKnob: null,
-    teamId: null,
-    budget: null,
-    models: null,
-    createdAt: new Date(),
-    expiresAt: null,
-    revokedAt: null,
-    lastUsedAt: null,
-    ...overrides,
-  };
+  return keyRecord({ name: 'test', plan, ...overrides });
 }
 
 function logger() {
@@ -48,16 +31,6 @@ function logger() {
 
 function service(redis: Redis | null, options?: RateLimitOptions, log = logger()): RateLimitService {
   return new RateLimitService(redis, plans(), log as unknown as AppLogger, options);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a GatewayError');
 }
 
 describe('RateLimitService (in process, no Redis)', () => {
