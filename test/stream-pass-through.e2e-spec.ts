@@ -4,8 +4,8 @@ import { startStack, type Stack } from './support/stack';
 
 /**
  * Same-protocol stream pass-through (docs/decisions/0017): an OpenAI client served by an OpenAI
- * upstream, and an Anthropic client by an Anthropic upstream, get the upstream's frames as it
- * sent them — only the envelope the client must see differently is changed — while the ledger is
+ * upstream, an Anthropic client by an Anthropic upstream and a Gemini client by a Gemini upstream
+ * get the upstream's frames as it sent them — only the envelope the client must see differently is changed — while the ledger is
  * exact, and a cut or stalled stream still ends with the dialect's in-stream error.
  */
 const TIMEOUTS = { UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '2000', UPSTREAM_IDLE_TIMEOUT_MS: '1500', UPSTREAM_FALLBACK_FIRST_BYTE_MS: '1000' };
@@ -15,7 +15,7 @@ const LONG_TEXT = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 const OPENAI_PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
 
 function sseFrames(body: string): string[] {
-  return body.split('\n\n').filter((frame) => frame !== '');
+  return body.split(/\r?\n\r?\n/).filter((frame) => frame !== '');
 }
 
 describe('same-protocol stream pass-through', () => {
@@ -99,9 +99,37 @@ describe('same-protocol stream pass-through', () => {
     expect(await row(requestId)).toEqual(expect.objectContaining({ status: 200, streamed: true, provider: 'anthropic', input_tokens: 15, output_tokens: 5, error_type: null }));
   });
 
+  it.each([
+    ['?alt=sse', true],
+    ['a JSON array', false],
+  ])('Gemini → Gemini with %s: each chunk is the upstream chunk up to the envelope, which names the gateway id and the served model', async (_framing, sse) => {
+    const marker = unique('pass-gemini');
+    stack.sim.script({ match: marker, reply: { text: 'Gemini chunks, forwarded.', usage: { input: 11, output: 6 } } });
+    const method = sse ? 'streamGenerateContent?alt=sse' : 'streamGenerateContent';
+    const res = await fetch(`${stack.gateway.url}/v1beta/models/rosetta/gemini-2.5-flash:${method}`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': stack.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: marker }] }] }),
+    });
+    const requestId = res.headers.get('x-request-id')!;
+    const body = await res.text();
+    const upstream = (await upstreamFrames(marker, { 'x-goog-api-key': 'gemini-operator-000000' })).map((frame) => frame.replace(/^data: /, ''));
+    const client = sse ? sseFrames(body).map((frame) => frame.replace(/^data: /, '')) : (JSON.parse(body) as unknown[]).map((chunk) => JSON.stringify(chunk));
+
+    const head = (json: string) => json.slice(0, json.indexOf('"modelVersion"'));
+    expect(client).toHaveLength(upstream.length);
+    for (const [i, chunk] of client.entries()) {
+      expect(head(chunk)).toEqual(head(upstream[i]!));
+      expect(chunk.slice(head(chunk).length)).toEqual(`"modelVersion":"rosetta/gemini-2.5-flash","responseId":"${requestId}"}`);
+    }
+    expect(res.headers.get('content-type')).toContain(sse ? 'text/event-stream' : 'application/json');
+    expect(await row(requestId)).toEqual(expect.objectContaining({ status: 200, streamed: true, provider: 'gemini', input_tokens: 11, output_tokens: 6, error_type: null }));
+  });
+
   it.each<[Dialect, string]>([
     ['openai', 'rosetta/gpt-4o-mini'],
     ['anthropic', 'rosetta/claude-haiku-4-5'],
+    ['gemini', 'rosetta/gemini-2.5-flash'],
   ])('%s: a stream cut or stalled after its first chunks ends with the in-stream error, charged for what was relayed', async (dialect, model) => {
     for (const fault of [{ dropConnectionAfterChunks: 2 }, { fault: { kind: 'stall' as const, afterChunks: 2 } }]) {
       const marker = unique(`pass-cut-${dialect}`);

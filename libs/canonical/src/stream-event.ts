@@ -36,6 +36,8 @@ export interface WireFrameEvent {
   type: 'wire';
   /** The frame as SSE text, blank line included. */
   text: string;
+  /** Its `data:` text as it came, for a framing that writes the payload in another framing (a JSON array). */
+  payload: string;
   /** Its parsed payload, for a framing that has to change a field (the served model, the cost). */
   data: unknown;
   /** It carries output: the first such frame ends the hold that still allows a fallback. */

@@ -1,7 +1,7 @@
 import { GatewayError, type StreamEvent, type WireFrameEvent } from '@rosetta/canonical';
 import { holdUntilFirstEvent } from './stream-relay';
 
-const wire = (content: boolean): WireFrameEvent => ({ type: 'wire', text: 'data: {}\n\n', data: {}, content, outputChars: content ? 2 : 0 });
+const wire = (content: boolean): WireFrameEvent => ({ type: 'wire', text: 'data: {}\n\n', payload: '{}', data: {}, content, outputChars: content ? 2 : 0 });
 
 async function* events(list: StreamEvent[]): AsyncGenerator<StreamEvent> {
   yield* list;

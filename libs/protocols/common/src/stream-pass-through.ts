@@ -86,5 +86,5 @@ export function sseText(event: string | undefined, data: string): string {
 
 /** A frame to forward: `text` as it came, `data` its parsed payload. */
 export function wireFrame(frame: SseFrame, data: unknown, outputChars: number, content = outputChars > 0): WireFrameEvent {
-  return { type: 'wire', text: sseText(frame.event, frame.data), data, content, outputChars };
+  return { type: 'wire', text: sseText(frame.event, frame.data), payload: frame.data, data, content, outputChars };
 }

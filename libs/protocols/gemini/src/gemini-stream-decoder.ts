@@ -140,7 +140,7 @@ export class GeminiStreamDecoder {
 }
 
 /** Google's in-stream error: `{error: {code, message, status}}`. */
-function upstreamErrorMessage(error: unknown): string {
+export function upstreamErrorMessage(error: unknown): string {
   if (typeof error === 'string' && error !== '') return error;
   const message = isRecord(error) ? stringField(error, 'message') : undefined;
   return message || 'unknown error';

@@ -74,7 +74,7 @@ export class GeminiStreamEncoder {
         return [this.finish(event.finishReason, event.usage ?? this.usage)];
       case 'error':
         this.ended = true;
-        return [errorChunk(event.error)];
+        return [geminiStreamErrorChunk(event.error)];
       default:
         // `start` carries nothing the envelope lacks; redacted thinking has no Gemini form.
         return [];
@@ -115,6 +115,7 @@ export class GeminiStreamEncoder {
   }
 }
 
-function errorChunk(error: GatewayError): Record<string, unknown> {
+/** The gateway's in-stream error, as Google writes one. */
+export function geminiStreamErrorChunk(error: GatewayError): Record<string, unknown> {
   return { error: { code: error.status, message: error.message, status: geminiRpcStatus(error.status) } };
 }

@@ -10,6 +10,15 @@ export function formatGeminiSSE(chunk: unknown): string {
   return `data: ${JSON.stringify(chunk)}\r\n\r\n`;
 }
 
+/**
+ * One chunk's JSON text as a `?alt=sse` client reads it. @google/genai raises an in-stream error
+ * only when a network read is a bare error JSON, so an error chunk goes out unframed (Google's own
+ * behaviour); everything else as a `data:` event.
+ */
+export function geminiSseChunk(json: string, error: boolean): string {
+  return error ? `${json}\n` : `data: ${json}\r\n\r\n`;
+}
+
 export class GeminiJsonArrayWriter {
   private written = 0;
 
@@ -18,7 +27,11 @@ export class GeminiJsonArrayWriter {
   }
 
   item(chunk: unknown): string {
-    const json = JSON.stringify(chunk);
+    return this.itemText(JSON.stringify(chunk));
+  }
+
+  /** An element already serialised. */
+  itemText(json: string): string {
     return this.written++ === 0 ? json : `,\r\n${json}`;
   }
 

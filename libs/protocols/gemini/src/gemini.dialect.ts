@@ -6,7 +6,8 @@ import { convertToGeminiResponse } from './convert-to-gemini-response';
 import { renderGeminiError } from './gemini-error';
 import { parseGeminiModelPath } from './gemini-model-path';
 import { GeminiStreamEncoder } from './gemini-stream-encoder';
-import { formatGeminiSSE, GeminiJsonArrayWriter } from './gemini-stream-framing';
+import { geminiSseChunk, GeminiJsonArrayWriter } from './gemini-stream-framing';
+import { geminiPassThroughFraming } from './gemini-pass-through-framing';
 import { validateGeminiAlt } from './gemini-alt';
 import { normalizeGeminiRequest } from './normalize-gemini-request';
 
@@ -57,6 +58,7 @@ export const geminiDialect: ClientDialect = {
       warnings,
       encodeResponse: (response) => convertToGeminiResponse({ response }),
       streamFraming: (model) => geminiFraming(new GeminiStreamEncoder({ id: input.requestId, model }), sse),
+      passThroughFraming: (model) => geminiPassThroughFraming({ id: input.requestId, model }, sse),
     };
   },
   /** `{contents}` or `{generateContentRequest: {...}}`. */
@@ -94,9 +96,7 @@ function baseGeminiModel(model: ModelFacts): Record<string, unknown> {
 
 function geminiFraming(encoder: GeminiStreamEncoder, sse: boolean): StreamFraming {
   if (sse) {
-    // @google/genai raises an in-stream error only when a network read is a bare error JSON, so
-    // an error chunk goes out unframed (Google's own behaviour); everything else as `data:` events.
-    const frame = (chunk: Record<string, unknown>): string => ('error' in chunk ? `${JSON.stringify(chunk)}\n` : formatGeminiSSE(chunk));
+    const frame = (chunk: Record<string, unknown>): string => geminiSseChunk(JSON.stringify(chunk), 'error' in chunk);
     return { contentType: SSE_CONTENT_TYPE, encode: (e) => encoder.encode(e).map(frame).join('') };
   }
   const writer = new GeminiJsonArrayWriter();

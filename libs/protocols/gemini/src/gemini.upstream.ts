@@ -4,6 +4,7 @@ import { convertToGeminiRequest, geminiPath } from './convert-to-gemini-request'
 import { geminiEmbedUpstream } from './gemini-embed.upstream';
 import { parseGeminiErrorBody } from './gemini-error';
 import { GeminiStreamDecoder } from './gemini-stream-decoder';
+import { GeminiStreamScanner } from './gemini-stream-scanner';
 import { parseGeminiSSE } from './parse-gemini-sse';
 
 declare module '@rosetta/canonical' {
@@ -23,6 +24,7 @@ export const geminiUpstream: UpstreamProtocol = {
   decode: (body) => convertGeminiResponse({ body }),
   parseStream: parseGeminiSSE,
   streamDecoder: () => new GeminiStreamDecoder(),
+  streamScanner: () => new GeminiStreamScanner(),
   parseError: parseGeminiErrorBody,
   embeddings: geminiEmbedUpstream,
 };

@@ -7,7 +7,9 @@ export { mapGeminiBlockReason, mapGeminiFinishReason, toGeminiFinishReason } fro
 export { mapGeminiUsage, toGeminiUsage, type GeminiUsageMetadata } from './map-gemini-usage';
 export { GeminiStreamDecoder } from './gemini-stream-decoder';
 export { GeminiStreamEncoder, type GeminiStreamEncoderOptions } from './gemini-stream-encoder';
-export { formatGeminiSSE, GeminiJsonArrayWriter } from './gemini-stream-framing';
+export { formatGeminiSSE, geminiSseChunk, GeminiJsonArrayWriter } from './gemini-stream-framing';
+export { GeminiStreamScanner } from './gemini-stream-scanner';
+export { GeminiPassThroughFraming } from './gemini-pass-through-framing';
 export { parseGeminiSSE } from './parse-gemini-sse';
 export { parseGeminiJsonArray } from './parse-gemini-json-array';
 export { geminiRpcStatus, parseGeminiErrorBody, renderGeminiError, type GeminiErrorBody } from './gemini-error';

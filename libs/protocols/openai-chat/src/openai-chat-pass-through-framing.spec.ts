@@ -55,7 +55,7 @@ describe('OpenAIChatPassThroughFraming', () => {
   it('serialises a chunk again when its envelope is not laid out as OpenAI lays it out', () => {
     const framing = new OpenAIChatPassThroughFraming(OPTIONS);
     const data = { model: 'm', id: 'x', choices: [{ index: 0, delta: { content: 'hi' } }] };
-    const text = framing.encode({ type: 'wire', text: `data: ${JSON.stringify(data)}\n\n`, data, content: true, outputChars: 2 });
+    const text = framing.encode({ type: 'wire', text: `data: ${JSON.stringify(data)}\n\n`, payload: JSON.stringify(data), data, content: true, outputChars: 2 });
     expect(sseDataFrames(text)).toEqual([{ ...data, id: 'chatcmpl-gw1', model: 'rosetta/gpt-4o-mini', created: 1800000000 }]);
   });
 });
