@@ -4,8 +4,8 @@ import { startStack, type Stack } from './support/stack';
 
 /**
  * Same-protocol stream pass-through (docs/decisions/0017): an OpenAI client served by an OpenAI
- * upstream, an Anthropic client by an Anthropic upstream and a Gemini client by a Gemini upstream
- * get the upstream's frames as it sent them — only the envelope the client must see differently is changed — while the ledger is
+ * upstream, an Anthropic client by an Anthropic upstream, a Gemini client by a Gemini upstream and a
+ * Responses client by a Responses upstream get the upstream's frames as it sent them — only the envelope the client must see differently is changed — while the ledger is
  * exact, and a cut or stalled stream still ends with the dialect's in-stream error.
  */
 const TIMEOUTS = { UPSTREAM_FIRST_BYTE_TIMEOUT_MS: '2000', UPSTREAM_IDLE_TIMEOUT_MS: '1500', UPSTREAM_FALLBACK_FIRST_BYTE_MS: '1000' };
@@ -126,10 +126,52 @@ describe('same-protocol stream pass-through', () => {
     expect(await row(requestId)).toEqual(expect.objectContaining({ status: 200, streamed: true, provider: 'gemini', input_tokens: 11, output_tokens: 6, error_type: null }));
   });
 
+  it('Responses → Responses: events are the upstream events with the gateway ids, the stored answer continues the conversation', async () => {
+    const marker = unique('pass-responses');
+    stack.sim.script({ match: marker, reply: { text: 'Responses events, relayed.', usage: { input: 14, output: 5 } } });
+    const post = (body: Record<string, unknown>) =>
+      fetch(`${stack.gateway.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await post({ model: 'rosetta/gpt-5-codex', stream: true, input: marker });
+    const requestId = res.headers.get('x-request-id');
+    const client = sseFrames(await res.text());
+    const upstream = await upstreamFrames(marker, { authorization: 'Bearer sk-openai-operator-000000' });
+    const data = (frame: string) => JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Record<string, any>;
+
+    const created = data(client[0]!)['response'] as Record<string, any>;
+    expect(created).toEqual(expect.objectContaining({ model: 'rosetta/gpt-5-codex', store: true, status: 'in_progress' }));
+    const ours = new RegExp(`^msg_${created['id'].slice('resp_'.length)}_0$`);
+    // The upstream's ids are its own each time it answers: compare the events with every item id set aside.
+    const anyId = (frame: string) => frame.replace(/"item_id":"[^"]+"/g, '"item_id":"…"').replace(/"id":"msg_[^"]+"/g, '"id":"…"');
+    expect(client).toHaveLength(upstream.length);
+    // After the two opening events (the gateway's response object), up to the terminal one.
+    for (const [i, frame] of client.slice(2, -1).entries()) {
+      expect(anyId(frame)).toEqual(anyId(upstream[i + 2]!));
+      const event = data(frame);
+      expect(event['item_id'] ?? event['item']['id']).toMatch(ours);
+    }
+    const completed = data(client.at(-1)!);
+    expect(completed).toEqual(expect.objectContaining({ type: 'response.completed', sequence_number: data(upstream.at(-1)!)['sequence_number'] }));
+    expect(completed['response']).toEqual(expect.objectContaining({ id: created['id'], status: 'completed', usage: expect.objectContaining({ input_tokens: 14, output_tokens: 5, cost: expect.any(Number) }) }));
+    expect(await row(requestId)).toEqual(expect.objectContaining({ status: 200, streamed: true, provider: 'openai-responses', input_tokens: 14, output_tokens: 5, error_type: null }));
+
+    // The stored answer is what the client saw, and the next turn sends it on without the gateway's ids.
+    const stored = await fetch(`${stack.gateway.url}/v1/responses/${created['id']}`, { headers: { authorization: `Bearer ${stack.key}` } });
+    expect(((await stored.json()) as Record<string, any>)['output']).toEqual(completed['response']['output']);
+    const next = unique('pass-responses-next');
+    stack.sim.script({ match: next, reply: { text: 'Second turn.' } });
+    const second = await post({ model: 'rosetta/gpt-5-codex', previous_response_id: created['id'], input: next });
+    expect(second.status).toBe(200);
+    const sent = stack.sim.requests().find((r) => JSON.stringify(r.body).includes(next))!.body as { input: Array<Record<string, any>> };
+    const carried = sent.input.find((item) => item['type'] === 'message' && item['role'] === 'assistant');
+    expect(carried).toEqual(expect.objectContaining({ content: [expect.objectContaining({ text: 'Responses events, relayed.' })] }));
+    expect(carried!['id']).toBeUndefined();
+  });
+
   it.each<[Dialect, string]>([
     ['openai', 'rosetta/gpt-4o-mini'],
     ['anthropic', 'rosetta/claude-haiku-4-5'],
     ['gemini', 'rosetta/gemini-2.5-flash'],
+    ['openai-responses', 'rosetta/gpt-5-codex'],
   ])('%s: a stream cut or stalled after its first chunks ends with the in-stream error, charged for what was relayed', async (dialect, model) => {
     for (const fault of [{ dropConnectionAfterChunks: 2 }, { fault: { kind: 'stall' as const, afterChunks: 2 } }]) {
       const marker = unique(`pass-cut-${dialect}`);

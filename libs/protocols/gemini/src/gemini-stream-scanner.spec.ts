@@ -22,8 +22,8 @@ function decode(name: string): StreamEvent[] {
 }
 
 /** What the ledger, the token settlement and the relay read: the start (its clock aside), usage, the finish, errors. */
-const outcome = (events: StreamEvent[]) =>
-  events.flatMap((e) => (e.type === 'start' ? [{ ...e, created: 0 }] : e.type === 'usage' || e.type === 'finish' || e.type === 'error' ? [e] : []));
+const outcome = (events: StreamEvent[]): StreamEvent[] =>
+  events.flatMap((e): StreamEvent[] => (e.type === 'start' ? [{ ...e, created: 0 }] : e.type === 'usage' || e.type === 'finish' || e.type === 'error' ? [e] : []));
 
 const outputChars = (events: StreamEvent[]) =>
   events.reduce((sum, e) => sum + (e.type === 'text-delta' || e.type === 'thinking-delta' ? e.text.length : e.type === 'tool-call-delta' ? e.argumentsDelta.length : 0), 0);

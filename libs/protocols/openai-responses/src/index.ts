@@ -4,5 +4,7 @@ export { convertOpenAIResponsesResponse } from './convert-openai-responses-respo
 export { convertToOpenAIResponsesOutput } from './convert-to-openai-responses-output';
 export { OpenAIResponsesStreamDecoder } from './openai-responses-stream-decoder';
 export { OpenAIResponsesStreamEncoder } from './openai-responses-stream-encoder';
+export { OpenAIResponsesStreamScanner } from './openai-responses-stream-scanner';
+export { OpenAIResponsesPassThroughFraming } from './openai-responses-pass-through-framing';
 export { openAIResponsesUpstream } from './openai-responses.upstream';
 export { openAIResponsesDialect } from './openai-responses.dialect';

@@ -158,11 +158,11 @@ export class OpenAIResponsesStreamDecoder {
   }
 }
 
-function startEvent(response: JsonObject): StreamEvent {
+export function startEvent(response: JsonObject): StreamEvent {
   return { type: 'start', id: stringField(response, 'id') ?? '', model: stringField(response, 'model') ?? '', created: numberField(response, 'created_at') ?? Math.floor(Date.now() / 1000) };
 }
 
-function errorMessage(error: unknown): string {
+export function errorMessage(error: unknown): string {
   if (typeof error === 'string' && error !== '') return error;
   return (isRecord(error) && stringField(error, 'message')) || 'unknown error';
 }

@@ -1,8 +1,9 @@
-import type { CanonicalResponse } from '@rosetta/canonical';
+import type { CanonicalResponse, StreamEvent } from '@rosetta/canonical';
 import { isRecord, isStringArray, missingField, requireObjectBody, SSE_CONTENT_TYPE, withDefaultModel, type ChatInput, type ClientDialect, type JsonObject, type StreamFraming } from '@rosetta/protocols/common';
 import { convertOpenAIResponsesRequest } from './convert-openai-responses-request';
 import { convertToOpenAIResponsesOutput } from './convert-to-openai-responses-output';
 import { renderOpenAIResponsesError } from './openai-responses-error';
+import { OpenAIResponsesPassThroughFraming } from './openai-responses-pass-through-framing';
 import { OpenAIResponsesStreamEncoder } from './openai-responses-stream-encoder';
 import { inputItemsPage, rebuildConversation, references, type ResponseRecord } from './responses-conversation';
 import { responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
@@ -73,6 +74,7 @@ export const openAIResponsesDialect: ClientDialect = {
         return clientView(finished, includeEncrypted);
       },
       streamFraming: (model) => streamFraming(new OpenAIResponsesStreamEncoder({ head: head(model), tools, includeEncrypted }), keep),
+      passThroughFraming: (model) => streamFraming(new OpenAIResponsesPassThroughFraming({ head: head(model), includeEncrypted }), keep),
     };
   },
 };
@@ -86,8 +88,15 @@ function decodeConversation(raw: unknown, defaultModel: string, stored: ChatInpu
   return { body, conversation, ...convertOpenAIResponsesRequest({ body: expanded }) } as const;
 }
 
+/** What writes a Responses stream: the full encoder or the pass-through framing. */
+interface ResponsesStreamWriter {
+  encode(event: StreamEvent): string;
+  /** The finished response, once the stream has ended. */
+  readonly final: JsonObject | undefined;
+}
+
 /** The stream: the finished response is stored before its last event goes out. */
-function streamFraming(encoder: OpenAIResponsesStreamEncoder, keep: (response: JsonObject) => Promise<void>): StreamFraming {
+function streamFraming(encoder: ResponsesStreamWriter, keep: (response: JsonObject) => Promise<void>): StreamFraming {
   let last: string | undefined;
   return {
     contentType: SSE_CONTENT_TYPE,

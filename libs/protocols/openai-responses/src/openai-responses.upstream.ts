@@ -4,6 +4,7 @@ import { convertOpenAIResponsesResponse } from './convert-openai-responses-respo
 import { convertToOpenAIResponsesRequest } from './convert-to-openai-responses-request';
 import { parseOpenAIResponsesErrorBody } from './openai-responses-error';
 import { OpenAIResponsesStreamDecoder } from './openai-responses-stream-decoder';
+import { OpenAIResponsesStreamScanner } from './openai-responses-stream-scanner';
 
 declare module '@rosetta/canonical' {
   interface UpstreamProtocolIds {
@@ -26,5 +27,6 @@ export const openAIResponsesUpstream: UpstreamProtocol = {
   decode: (body) => convertOpenAIResponsesResponse({ body }),
   parseStream: parseOpenAIChatSSE,
   streamDecoder: () => new OpenAIResponsesStreamDecoder(),
+  streamScanner: () => new OpenAIResponsesStreamScanner(),
   parseError: parseOpenAIResponsesErrorBody,
 };

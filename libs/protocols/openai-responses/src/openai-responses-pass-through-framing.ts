@@ -1,0 +1,148 @@
+/**
+ * A same-protocol stream to a Responses client (docs/decisions/0017). The upstream's events are
+ * written as they came, with what the client must see differently put in:
+ *
+ * - the response object of `response.created` / `.in_progress` is the gateway's (its `resp_…` id,
+ *   the served model, the client's own `store` and `previous_response_id` echoed), as the full
+ *   encoder writes it;
+ * - each output item gets the gateway's item id (`<prefix>_<response suffix>_<n>`, so an
+ *   `item_reference` finds the stored response), in `output_item.added` / `.done`, which are
+ *   serialised again, and in every event naming it by `item_id`, where only that field's text is
+ *   replaced (an event laid out otherwise is serialised again);
+ * - encrypted reasoning only when the client asked for it (the stored copy keeps it);
+ * - the terminal event is the gateway's: the finished response is assembled from the items as
+ *   they were done, priced, and stored before it goes out, as in the full path.
+ *
+ * Deltas and every other event go out byte for byte, with the upstream's sequence numbers; the
+ * gateway's own events continue them.
+ */
+import type { FinishReason, GatewayError, StreamEvent, Usage, WireFrameEvent } from '@rosetta/canonical';
+import { isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
+import { errorCode } from './openai-responses-error';
+import { responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
+import { itemId, type ItemPrefix } from './responses-ids';
+
+export interface OpenAIResponsesPassThroughOptions {
+  head: ResponseHead;
+  /** Whether the client asked for `reasoning.encrypted_content` (the stored copy always has it). */
+  includeEncrypted: boolean;
+}
+
+const PREFIXES: Readonly<Record<string, ItemPrefix>> = { message: 'msg', reasoning: 'rs', function_call: 'fc', custom_tool_call: 'ctc' };
+const TERMINAL: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete']);
+
+export class OpenAIResponsesPassThroughFraming {
+  private nextSequence = 0;
+  private ended = false;
+  private usage?: Usage;
+  private finished?: JsonObject;
+  /** The output as the client and the store see it, by output index. */
+  private readonly output: JsonObject[] = [];
+  /** Output indexes added and not yet done. */
+  private readonly open = new Set<number>();
+  /** The upstream's item ids → the `"item_id":…` text it wrote and the one the client sees. */
+  private readonly itemIds = new Map<string, { upstream: string; ours: string; id: string }>();
+
+  constructor(private readonly options: OpenAIResponsesPassThroughOptions) {}
+
+  /** The finished response (with encrypted reasoning), once the stream has ended. */
+  get final(): JsonObject | undefined {
+    return this.finished;
+  }
+
+  encode(event: StreamEvent): string {
+    if (this.ended) return '';
+    switch (event.type) {
+      case 'wire':
+        return isRecord(event.data) ? this.forward(event, event.data) : '';
+      case 'usage':
+        this.usage = event.usage;
+        return '';
+      case 'finish':
+        return this.finish(event.finishReason, event.usage ?? this.usage);
+      case 'error':
+        return this.fail(event.error);
+      default:
+        return '';
+    }
+  }
+
+  private forward(event: WireFrameEvent, data: JsonObject): string {
+    const sequence = numberField(data, 'sequence_number');
+    const type = stringField(data, 'type') ?? '';
+    // The terminal event is written from the finish, once the response is stored, in its place in the sequence.
+    if (sequence !== undefined) this.nextSequence = TERMINAL.has(type) ? sequence : sequence + 1;
+    if (TERMINAL.has(type)) return '';
+    if (isRecord(data['response'])) return frame(type, { ...data, response: responseEnvelope(this.options.head, 'in_progress', []) });
+    const item = recordField(data, 'item');
+    const index = numberField(data, 'output_index');
+    if (item && index !== undefined && (type === 'response.output_item.added' || type === 'response.output_item.done')) return this.item(type, data, item, index);
+    const upstreamId = stringField(data, 'item_id');
+    const id = upstreamId === undefined ? undefined : this.itemIds.get(upstreamId);
+    if (!id) return event.text;
+    if (event.text.includes(id.upstream)) return event.text.replace(id.upstream, () => id.ours);
+    return frame(type, { ...data, item_id: id.id });
+  }
+
+  private item(type: string, data: JsonObject, item: JsonObject, index: number): string {
+    const id = this.ourItemId(item, index);
+    const ours = { ...item, id };
+    this.output[index] = ours;
+    if (type === 'response.output_item.added') this.open.add(index);
+    else this.open.delete(index);
+    return frame(type, { ...data, item: this.forClient(ours) });
+  }
+
+  /** The gateway's id for output item `index`, remembered against the upstream's. */
+  private ourItemId(item: JsonObject, index: number): string {
+    const upstream = stringField(item, 'id');
+    const known = upstream === undefined ? undefined : this.itemIds.get(upstream);
+    if (known) return known.id;
+    const id = itemId(this.options.head.id, PREFIXES[stringField(item, 'type') ?? ''] ?? 'item', index);
+    if (upstream !== undefined) this.itemIds.set(upstream, { upstream: `"item_id":${JSON.stringify(upstream)}`, ours: `"item_id":${JSON.stringify(id)}`, id });
+    return id;
+  }
+
+  private finish(finishReason: FinishReason, usage: Usage | undefined): string {
+    this.ended = true;
+    const status = statusFor(finishReason);
+    this.finished = responseEnvelope(this.options.head, status, this.output, { usage, finish: finishReason });
+    const name = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
+    return this.event(name, { response: this.clientView(this.finished) });
+  }
+
+  /** As the full encoder ends a failed stream: open items done as incomplete, the error, the failed response. */
+  private fail(error: GatewayError): string {
+    this.ended = true;
+    let text = '';
+    for (const index of [...this.open].sort((a, b) => a - b)) {
+      const item = { ...this.output[index], status: 'incomplete' };
+      this.output[index] = item;
+      text += this.event('response.output_item.done', { output_index: index, item: this.forClient(item) });
+    }
+    this.open.clear();
+    const code = errorCode(error);
+    text += this.event('error', { code, message: error.message, param: error.param ?? null });
+    this.finished = responseEnvelope(this.options.head, 'failed', this.output, { usage: this.usage, error: { code, message: error.message } });
+    return text + this.event('response.failed', { response: this.clientView(this.finished) });
+  }
+
+  /** An event of the gateway's own, continuing the upstream's sequence. */
+  private event(type: string, data: JsonObject): string {
+    return frame(type, { type, sequence_number: this.nextSequence++, ...data });
+  }
+
+  private forClient(item: JsonObject): JsonObject {
+    if (this.options.includeEncrypted || item['encrypted_content'] === undefined) return item;
+    const { encrypted_content: _, ...rest } = item;
+    return rest;
+  }
+
+  private clientView(response: JsonObject): JsonObject {
+    return { ...response, output: this.output.map((item) => this.forClient(item)) };
+  }
+}
+
+function frame(type: string, data: JsonObject): string {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
