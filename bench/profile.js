@@ -10,13 +10,14 @@
 // and PostgreSQL transactions and rows (pg_stat_database of the run's own database).
 //
 // Options (env): PROFILE_CONNECTIONS (64), PROFILE_SECONDS (15), PROFILE_TARGET (A->openai, or
-// B->anthropic, C->gemini, A->anthropic, ...), PROFILE_OUT (docs/benchmarks), PROFILE_KEEP=1 keeps
+// B->anthropic, C->gemini, A->anthropic, D->openai-responses (the Responses API), ...),
+// PROFILE_OUT (docs/benchmarks), PROFILE_KEEP=1 keeps
 // the raw .cpuprofile next to the summary (large; not meant to be committed), PROFILE_KEY_RPM and
 // PROFILE_KEY_TPM give the key finite (high) limits so the limiter's Redis path is exercised,
 // PROFILE_KEY=limited|budget uses the bench's key kinds (lib/keys.js setupKey: finite RPM/TPM,
 // plus key and team dollar budgets for `budget`), PROFILE_NODE_ARGS adds node flags for the
 // gateway (e.g. '--max-semi-space-size=64'), PROFILE_TAG is appended to the output file names,
-// PROFILE_STREAM=1 streams every request (dialects A and B; the file names get `-stream`),
+// PROFILE_STREAM=1 streams every request (every dialect; the file names get `-stream`),
 // PROFILE_BASELINE=<git ref> profiles that commit instead of this checkout (built in a temporary git
 // worktree, as `BENCH_BASELINE` does for `npm run bench`; the file names get `-at-<commit>`).
 const { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, mkdirSync } = require('node:fs');
@@ -41,10 +42,10 @@ const KEY_FIELDS = {
 const KEY_KIND = process.env.PROFILE_KEY || 'enterprise';
 const STREAM = process.env.PROFILE_STREAM === '1';
 
-/** The target's body asking for a stream (dialects A and B name it in the body). */
+/** The target asking for a stream (dialect C in its method, the others in the body). */
 function streamed(target) {
   if (!STREAM) return target;
-  if (target.dialect === 'C') throw new Error('PROFILE_STREAM covers dialects A and B');
+  if (target.dialect === 'C') return { ...target, url: target.url.replace(':generateContent', ':streamGenerateContent?alt=sse') };
   return { ...target, body: JSON.stringify({ ...JSON.parse(target.body), stream: true }) };
 }
 const LIMITED = Object.keys(KEY_FIELDS).length > 0 || KEY_KIND !== 'enterprise';

@@ -39,11 +39,11 @@ function openAiTargets({ sim, rosetta, baseline, portkey, floor }, { stream = fa
   ];
 }
 
-const MODELS = { openai: 'rosetta/gpt-4o-mini', anthropic: 'rosetta/claude-haiku-4-5', gemini: 'rosetta/gemini-2.5-flash' };
+const MODELS = { openai: 'rosetta/gpt-4o-mini', anthropic: 'rosetta/claude-haiku-4-5', gemini: 'rosetta/gemini-2.5-flash', 'openai-responses': 'rosetta/gpt-5-codex' };
 
 /**
- * A request in dialect A/B/C to Rosetta (or the baseline: `rosetta.name`) for a model served over
- * `protocol`.
+ * A request in dialect A/B/C (or D, the Responses API, which the profiler takes) to Rosetta (or
+ * the baseline: `rosetta.name`) for a model served over `protocol`.
  */
 function dialectTarget(rosetta, dialect, protocol) {
   const model = MODELS[protocol];
@@ -63,6 +63,14 @@ function dialectTarget(rosetta, dialect, protocol) {
       url: `${rosetta.url}/v1/messages`,
       headers: { 'content-type': 'application/json', 'x-api-key': rosetta.key, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify({ model, max_tokens: 256, messages: [{ role: 'user', content: PROMPT }] }),
+    };
+  }
+  if (dialect === 'D') {
+    return {
+      name, gateway, dialect, protocol, pid: rosetta.pid,
+      url: `${rosetta.url}/v1/responses`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${rosetta.key}` },
+      body: JSON.stringify({ model, input: PROMPT }),
     };
   }
   return {

@@ -103,3 +103,11 @@ describe('OpenAIResponsesPassThroughFraming', () => {
     expect(frames(fresh.encode({ type: 'wire', text: spaced, payload: '', data: delta, content: true, outputChars: 2 }))).toEqual([{ ...delta, item_id: `msg_${SUFFIX}_0` }]);
   });
 });
+
+describe('OpenAIResponsesPassThroughFraming, an opening event without the usual fields', () => {
+  it("still writes the gateway's response as valid JSON", () => {
+    const framing = new OpenAIResponsesPassThroughFraming({ head, includeEncrypted: false });
+    const text = framing.encode({ type: 'wire', text: '', payload: '', data: { response: { id: 'up' } }, content: false, outputChars: 0 });
+    expect(JSON.parse(text.slice(text.indexOf('data: ') + 6))).toEqual({ response: expect.objectContaining({ id: ID, status: 'in_progress' }) });
+  });
+});

@@ -36,6 +36,7 @@ export class OpenAIResponsesPassThroughFraming {
   private ended = false;
   private usage?: Usage;
   private finished?: JsonObject;
+  private openingJson?: string;
   /** The output as the client and the store see it, by output index. */
   private readonly output: JsonObject[] = [];
   /** Output indexes added and not yet done. */
@@ -73,7 +74,7 @@ export class OpenAIResponsesPassThroughFraming {
     // The terminal event is written from the finish, once the response is stored, in its place in the sequence.
     if (sequence !== undefined) this.nextSequence = TERMINAL.has(type) ? sequence : sequence + 1;
     if (TERMINAL.has(type)) return '';
-    if (isRecord(data['response'])) return frame(type, { ...data, response: responseEnvelope(this.options.head, 'in_progress', []) });
+    if (isRecord(data['response'])) return this.opening(type, data);
     const item = recordField(data, 'item');
     const index = numberField(data, 'output_index');
     if (item && index !== undefined && (type === 'response.output_item.added' || type === 'response.output_item.done')) return this.item(type, data, item, index);
@@ -82,6 +83,14 @@ export class OpenAIResponsesPassThroughFraming {
     if (!id) return event.text;
     if (event.text.includes(id.upstream)) return event.text.replace(id.upstream, () => id.ours);
     return frame(type, { ...data, item_id: id.id });
+  }
+
+  /** `response.created` / `.in_progress` with the gateway's response object, serialised once for both. */
+  private opening(type: string, data: JsonObject): string {
+    this.openingJson ??= JSON.stringify(responseEnvelope(this.options.head, 'in_progress', []));
+    const { response: _, ...rest } = data;
+    const fields = JSON.stringify(rest);
+    return `event: ${type}\ndata: ${fields === '{}' ? '{' : `${fields.slice(0, -1)},`}"response":${this.openingJson}}\n\n`;
   }
 
   private item(type: string, data: JsonObject, item: JsonObject, index: number): string {
