@@ -10,21 +10,26 @@
 // machine was saturated.
 //
 // Options (env): TAIL_RATE (1000 req/s), TAIL_SECONDS (10), TAIL_ROUNDS (2), TAIL_KEY (budget),
-// TAIL_SLOW_MS (5), TAIL_OUT (a JSON file for the raw result).
+// TAIL_SLOW_MS (5), TAIL_CONNECTIONS (one per 20 req/s), TAIL_NODE_ARGS (after the gateway's flags,
+// e.g. --max-semi-space-size=16 for V8's default young generation), TAIL_OUT (the raw result, JSON).
 const { readFileSync, writeFileSync } = require('node:fs');
 const autocannon = require('autocannon');
 const stack = require('./lib/stack');
 const { openAiTargets, preflight } = require('./lib/targets');
 const { stopAll, killAllSync, sleep } = require('./lib/proc');
 const { round } = require('./lib/stats');
+const { ADMIN_TOKEN } = require('./lib/env');
 
 const RATE = Number(process.env.TAIL_RATE || 1000);
 const SECONDS = Number(process.env.TAIL_SECONDS || 10);
 const ROUNDS = Number(process.env.TAIL_ROUNDS || 2);
 const KEY = process.env.TAIL_KEY || 'budget';
 const SLOW_MS = Number(process.env.TAIL_SLOW_MS || 5);
-const PER_CONNECTION_RATE = 50;
+// Enough connections that the rate, not the latency, sets the pace (the bench's points use one per
+// 50 req/s, which a 20 ms upstream cannot sustain: there the achieved rate falls with latency).
+const CONNECTIONS = Number(process.env.TAIL_CONNECTIONS || Math.ceil(RATE / 20));
 const SLICE_MS = 50;
+const NODE_ARGS = (process.env.TAIL_NODE_ARGS || '').split(/\s+/).filter(Boolean);
 
 const { log } = require('./lib/run-support');
 const out = (line) => process.stdout.write(`${line}\n`);
@@ -60,7 +65,7 @@ function point(target) {
       method: 'POST',
       headers: target.headers,
       body: target.body,
-      connections: Math.max(1, Math.round(RATE / PER_CONNECTION_RATE)),
+      connections: CONNECTIONS,
       duration: SECONDS,
       overallRate: RATE,
       timeout: 10,
@@ -83,6 +88,13 @@ function tail(responses) {
   return { n: sorted.length, p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2), p999: round(percentile(sorted, 99.9), 2), max: round(sorted.at(-1), 2) };
 }
 
+/** prom-client's event-loop lag gauges (ms), which cover the time since the previous scrape. */
+async function loopLag(url) {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  const read = (name) => round(Number(new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)`, 'm').exec(text)?.[1]) * 1000, 2);
+  return { p50: read('p50'), p99: read('p99'), max: read('max') };
+}
+
 /** `--trace-gc` lines: `[pid:0x…]   1234 ms: Scavenge 50.1 (60.2) -> 45.3 (61.2) MB, 3.45 / 0.00 ms …`. */
 const GC_LINE = /\]\s+(\d+)\s+ms:\s+([A-Za-z-]+(?: \(reduce\))?)\b.*?MB, ([\d.]+) \/ ([\d.]+) ms/;
 
@@ -96,7 +108,7 @@ async function main() {
     const floor = await stack.startFloor({ simUrl: sim.url });
     const gcs = [];
     let offset = Infinity;
-    const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, nodeArgs: ['--trace-gc'], keyKind: KEY, env: { WORKERS: '1' } });
+    const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, nodeArgs: ['--trace-gc', ...NODE_ARGS], keyKind: KEY, env: { WORKERS: '1' } });
     rosetta.handle.onLine((line) => {
       const match = GC_LINE.exec(line);
       if (!match) return;
@@ -109,19 +121,21 @@ async function main() {
     const all = openAiTargets({ sim, rosetta, floor, portkey: { url: 'http://127.0.0.1:9', pid: 0 } });
     const targets = { floor: all.find((t) => t.name === 'floor'), rosetta: all.find((t) => t.name === 'rosetta') };
     for (const target of Object.values(targets)) await preflight(target);
-    log(`warm-up, then ${ROUNDS} rounds of ${SECONDS} s at ${RATE} req/s each, floor and Rosetta in turn`);
+    log(`warm-up, then ${ROUNDS} rounds of ${SECONDS} s at ${RATE} req/s over ${CONNECTIONS} connections each, floor and Rosetta in turn`);
     await point(targets.rosetta);
     const result = { rate: RATE, seconds: SECONDS, rounds: ROUNDS, key: KEY, floor: [], rosetta: [], gcs: [], machine: [] };
     for (let r = 0; r < ROUNDS; r += 1) {
       for (const name of ['floor', 'rosetta']) {
         await sleep(1000);
+        if (name === 'rosetta') await loopLag(rosetta.url);
         const machine = sampleMachine();
         const from = performance.now();
         const { responses, errors } = await point(targets[name]);
         machine.stop();
-        result[name].push({ from, to: performance.now(), errors, responses });
+        const lag = name === 'rosetta' ? await loopLag(rosetta.url) : undefined;
+        result[name].push({ from, to: performance.now(), errors, responses, lag });
         if (name === 'rosetta') result.machine.push(...machine.samples);
-        log(`${name} round ${r + 1}: ${JSON.stringify(tail(responses))} errors ${errors}`);
+        log(`${name} round ${r + 1}: ${JSON.stringify(tail(responses))} errors ${errors}${lag ? `; event-loop lag (ms) ${JSON.stringify(lag)}` : ''}`);
       }
     }
     result.gcs = gcs.map((gc) => ({ ...gc, start: gc.reported + offset }));
