@@ -167,6 +167,43 @@ describe('same-protocol stream pass-through', () => {
     expect(carried!['id']).toBeUndefined();
   });
 
+  it('Responses → Responses with reasoning and a tool call: the gateway ids, no encrypted reasoning unasked, a streamed second turn the upstream gets in its own terms', async () => {
+    const marker = unique('pass-responses-tools');
+    stack.sim.script({ match: marker, reply: { thinking: { text: 'Look it up.', signature: 'enc-sig-1' }, toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Lima' } }] }, times: 1 });
+    const tools = [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const post = (body: Record<string, unknown>) =>
+      fetch(`${stack.gateway.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'rosetta/gpt-5-codex', stream: true, tools, ...body }) });
+    const data = (frame: string) => JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Record<string, any>;
+    const first = sseFrames(await (await post({ input: marker })).text()).map(data);
+
+    expect(first.map((e) => e['sequence_number'])).toEqual(first.map((_, i) => i));
+    const id = first[0]!['response']['id'] as string;
+    const suffix = id.slice('resp_'.length);
+    const completed = first.at(-1)!;
+    expect(completed['type']).toBe('response.completed');
+    expect(completed['response']['output'].map((item: Record<string, any>) => [item['type'], item['id']])).toEqual([
+      ['reasoning', `rs_${suffix}_0`],
+      ['function_call', `fc_${suffix}_1`],
+    ]);
+    expect(completed['response']['output'][1]).toEqual(expect.objectContaining({ call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Lima"}' }));
+    for (const event of first) if (typeof event['item_id'] === 'string') expect(event['item_id']).toMatch(new RegExp(`^(rs|fc)_${suffix}_[01]$`));
+    expect(JSON.stringify(first)).not.toContain('encrypted_content');
+
+    const next = unique('pass-responses-tools-next');
+    stack.sim.script({ match: next, reply: { text: 'Sunny in Lima.' } });
+    const second = sseFrames(await (await post({ previous_response_id: id, input: [{ type: 'function_call_output', call_id: 'call_w1', output: `sunny ${next}` }] })).text()).map(data);
+    expect(second.at(-1)!['response']).toEqual(expect.objectContaining({ status: 'completed', previous_response_id: id }));
+    const sent = stack.sim.requests().find((r) => JSON.stringify(r.body).includes(next))!.body as { input: Array<Record<string, any>> };
+    // The upstream gets its own reasoning back (with its encrypted content) and the call, without the gateway's ids.
+    expect(sent.input.map((item) => [item['type'], item['id'] ?? null])).toEqual([
+      ['message', null],
+      ['reasoning', null],
+      ['function_call', null],
+      ['function_call_output', null],
+    ]);
+    expect(sent.input[1]!['encrypted_content']).toEqual(expect.any(String));
+  });
+
   it.each<[Dialect, string]>([
     ['openai', 'rosetta/gpt-4o-mini'],
     ['anthropic', 'rosetta/claude-haiku-4-5'],

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '@rosetta/canonical';
+import { GatewayError, type StreamEvent } from '@rosetta/canonical';
 import type { StreamFraming } from '@rosetta/protocols/common';
 import type { GatewayHttpResponse } from './http-types';
 
@@ -20,15 +20,34 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
   for await (const event of events) {
     if (res.destroyed) break;
     if (framing.beforeEnd && (event.type === 'finish' || event.type === 'error')) await framing.beforeEnd(event);
-    const text = framing.encode(event);
-    if (!text) continue;
+    const { text, failed } = encodeOrFail(framing, event);
+    if (!text && !failed) continue;
     const full = !res.write(text);
     if (!headKept) headKept = compactSentHead(res);
+    if (failed) break;
     if (full) await drained(res);
   }
   const closing = framing.close?.();
   if (closing && !res.destroyed && !res.write(closing)) await drained(res);
   if (!res.writableEnded) res.end();
+}
+
+/**
+ * The event's text; an event the framing cannot write (an upstream frame it had to serialise again
+ * that JSON.stringify refuses, nested past the stack's depth) ends the stream with the dialect's
+ * in-stream error instead of an exception that would cut it without one.
+ */
+function encodeOrFail(framing: StreamFraming, event: StreamEvent): { text: string; failed: boolean } {
+  try {
+    return { text: framing.encode(event), failed: false };
+  } catch {
+    const error = new GatewayError('upstream_error', 'Upstream service error: a stream event could not be relayed', { status: 502 });
+    try {
+      return { text: framing.encode({ type: 'error', error }), failed: true };
+    } catch {
+      return { text: '', failed: true };
+    }
+  }
 }
 
 function drained(res: GatewayHttpResponse): Promise<void> {

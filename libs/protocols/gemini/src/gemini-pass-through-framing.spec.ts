@@ -64,3 +64,13 @@ describe('GeminiPassThroughFraming', () => {
     expect(text).toEqual(`data: ${JSON.stringify({ ...data, responseId: OPTIONS.id, modelVersion: OPTIONS.model })}\r\n\r\n`);
   });
 });
+
+describe('GeminiPassThroughFraming, a chunk the upstream spread over several data lines', () => {
+  it('writes it as one line', () => {
+    const framing = geminiPassThroughFraming(OPTIONS, true);
+    const data = { candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] }, index: 0 }], modelVersion: 'up', responseId: 'up-1' };
+    const payload = JSON.stringify(data).replace('"candidates":', '"candidates":\n');
+    const text = framing.encode({ type: 'wire', text: '', payload, data, content: true, outputChars: 2 });
+    expect(text).toEqual(`data: ${JSON.stringify({ ...data, modelVersion: OPTIONS.model, responseId: OPTIONS.id })}\r\n\r\n`);
+  });
+});

@@ -45,7 +45,8 @@ export class GeminiPassThroughFraming {
 
   private payload(event: WireFrameEvent, chunk: JsonObject): string {
     const upstream = this.upstreamEnvelope(chunk);
-    if (upstream !== undefined && event.payload.endsWith(upstream)) return `${event.payload.slice(0, -upstream.length)}${this.envelope}`;
+    // A payload the upstream spread over several `data:` lines is serialised again: it must go out as one.
+    if (upstream !== undefined && event.payload.endsWith(upstream) && !event.payload.includes('\n')) return `${event.payload.slice(0, -upstream.length)}${this.envelope}`;
     return JSON.stringify({ ...chunk, modelVersion: this.options.model, responseId: this.options.id });
   }
 

@@ -111,3 +111,55 @@ describe('OpenAIResponsesPassThroughFraming, an opening event without the usual 
     expect(JSON.parse(text.slice(text.indexOf('data: ') + 6))).toEqual({ response: expect.objectContaining({ id: ID, status: 'in_progress' }) });
   });
 });
+
+describe('OpenAIResponsesPassThroughFraming, streams cut short and items it does not name', () => {
+  /** Events written by the framing from upstream event data, as the scanner would hand them over. */
+  const feed = (framing: OpenAIResponsesPassThroughFraming, events: Array<Record<string, unknown>>): string =>
+    events.map((data) => framing.encode({ type: 'wire', text: `event: ${String(data['type'])}\ndata: ${JSON.stringify(data)}\n\n`, payload: JSON.stringify(data), data, content: false, outputChars: 0 })).join('');
+  const cut = new GatewayError('upstream_error', 'Upstream service error: stream ended before the response completed', { status: 502 });
+
+  it('keeps what an item cut short had said, in the client view and in the stored response', () => {
+    const framing = new OpenAIResponsesPassThroughFraming({ head, includeEncrypted: false });
+    const text =
+      feed(framing, [
+        { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'rs_up', type: 'reasoning', summary: [] } },
+        { type: 'response.reasoning_summary_part.added', sequence_number: 2, item_id: 'rs_up', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } },
+        { type: 'response.reasoning_summary_text.delta', sequence_number: 3, item_id: 'rs_up', output_index: 0, summary_index: 0, delta: 'Thinking' },
+        { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { id: 'msg_up', type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+        { type: 'response.content_part.added', sequence_number: 5, item_id: 'msg_up', output_index: 1, content_index: 0, part: { type: 'output_text', annotations: [], text: '' } },
+        { type: 'response.output_text.delta', sequence_number: 6, item_id: 'msg_up', output_index: 1, content_index: 0, delta: 'Hello ' },
+        { type: 'response.output_text.delta', sequence_number: 7, item_id: 'msg_up', output_index: 1, content_index: 0, delta: 'world' },
+        { type: 'response.output_item.added', sequence_number: 8, output_index: 2, item: { id: 'fc_up', type: 'function_call', status: 'in_progress', call_id: 'call_1', name: 'f', arguments: '' } },
+        { type: 'response.function_call_arguments.delta', sequence_number: 9, item_id: 'fc_up', output_index: 2, delta: '{"a":' },
+      ]) + framing.encode({ type: 'error', error: cut });
+    const out = frames(text);
+    expect(out.map((f) => f['sequence_number'])).toEqual(out.map((_, i) => i + 1));
+    const failed = out.at(-1)!['response'] as Record<string, any>;
+    expect(failed['output']).toEqual([
+      { id: `rs_${SUFFIX}_0`, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking' }], status: 'incomplete' },
+      { id: `msg_${SUFFIX}_1`, type: 'message', status: 'incomplete', role: 'assistant', content: [{ type: 'output_text', annotations: [], text: 'Hello world' }] },
+      { id: `fc_${SUFFIX}_2`, type: 'function_call', status: 'incomplete', call_id: 'call_1', name: 'f', arguments: '{"a":' },
+    ]);
+    expect(framing.final!['output']).toEqual(failed['output']);
+  });
+
+  it("keeps a hosted tool's item under the upstream's id, which the upstream wants back", () => {
+    const framing = new OpenAIResponsesPassThroughFraming({ head, includeEncrypted: false });
+    const item = { id: 'ws_up', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'q' } };
+    const text = feed(framing, [{ type: 'response.output_item.done', sequence_number: 1, output_index: 0, item }]);
+    expect(frames(text)[0]!['item']).toEqual(item);
+  });
+
+  it('drops an item event it cannot place rather than forward it unrewritten', () => {
+    const framing = new OpenAIResponsesPassThroughFraming({ head, includeEncrypted: false });
+    const item = { id: 'rs_up', type: 'reasoning', summary: [], encrypted_content: 'secret' };
+    expect(feed(framing, [{ type: 'response.output_item.added', sequence_number: 1, output_index: 3, item }])).toBe('');
+    expect(feed(framing, [{ type: 'response.output_item.added', sequence_number: 2, item }])).toBe('');
+  });
+
+  it('numbers its own events on from events the upstream did not number', () => {
+    const framing = new OpenAIResponsesPassThroughFraming({ head, includeEncrypted: false });
+    feed(framing, [{ type: 'response.created', response: {} }, { type: 'response.in_progress', response: {} }]);
+    expect(frames(framing.encode({ type: 'finish', finishReason: { unified: 'stop' } }))[0]!['sequence_number']).toBe(2);
+  });
+});

@@ -39,8 +39,8 @@ export class OpenAIResponsesPassThroughFraming {
   private openingJson?: string;
   /** The output as the client and the store see it, by output index. */
   private readonly output: JsonObject[] = [];
-  /** Output indexes added and not yet done. */
-  private readonly open = new Set<number>();
+  /** Items added and not yet done, by output index, with what they said so far (for a stream cut short). */
+  private readonly open = new Map<number, OpenItem>();
   /** The upstream's item ids → the `"item_id":…` text it wrote and the one the client sees. */
   private readonly itemIds = new Map<string, { upstream: string; ours: string; id: string }>();
 
@@ -71,18 +71,29 @@ export class OpenAIResponsesPassThroughFraming {
   private forward(event: WireFrameEvent, data: JsonObject): string {
     const sequence = numberField(data, 'sequence_number');
     const type = stringField(data, 'type') ?? '';
+    const terminal = TERMINAL.has(type);
     // The terminal event is written from the finish, once the response is stored, in its place in the sequence.
-    if (sequence !== undefined) this.nextSequence = TERMINAL.has(type) ? sequence : sequence + 1;
-    if (TERMINAL.has(type)) return '';
+    if (sequence !== undefined) this.nextSequence = terminal ? sequence : sequence + 1;
+    else if (!terminal) this.nextSequence += 1;
+    if (terminal) return '';
     if (isRecord(data['response'])) return this.opening(type, data);
     const item = recordField(data, 'item');
     const index = numberField(data, 'output_index');
-    if (item && index !== undefined && (type === 'response.output_item.added' || type === 'response.output_item.done')) return this.item(type, data, item, index);
+    if (type === 'response.output_item.added' || type === 'response.output_item.done') {
+      // The scanner fails a stream whose items are not numbered in order; never forward one unrewritten.
+      return item && index !== undefined && this.inOrder(index) ? this.item(type, data, item, index) : '';
+    }
+    if (index !== undefined) this.open.get(index)?.take(type, data);
     const upstreamId = stringField(data, 'item_id');
     const id = upstreamId === undefined ? undefined : this.itemIds.get(upstreamId);
     if (!id) return event.text;
     if (event.text.includes(id.upstream)) return event.text.replace(id.upstream, () => id.ours);
     return frame(type, { ...data, item_id: id.id });
+  }
+
+  /** An output index the client's response can hold: the next one, or one already there. */
+  private inOrder(index: number): boolean {
+    return Number.isSafeInteger(index) && index >= 0 && index <= this.output.length;
   }
 
   /** `response.created` / `.in_progress` with the gateway's response object, serialised once for both. */
@@ -95,19 +106,24 @@ export class OpenAIResponsesPassThroughFraming {
 
   private item(type: string, data: JsonObject, item: JsonObject, index: number): string {
     const id = this.ourItemId(item, index);
-    const ours = { ...item, id };
+    const ours = id === undefined ? item : { ...item, id };
     this.output[index] = ours;
-    if (type === 'response.output_item.added') this.open.add(index);
+    if (type === 'response.output_item.added') this.open.set(index, new OpenItem());
     else this.open.delete(index);
     return frame(type, { ...data, item: this.forClient(ours) });
   }
 
-  /** The gateway's id for output item `index`, remembered against the upstream's. */
-  private ourItemId(item: JsonObject, index: number): string {
+  /**
+   * The gateway's id for output item `index`, remembered against the upstream's. Hosted tools'
+   * items (a web search call, …) keep the upstream's id: the upstream wants it back as it issued it.
+   */
+  private ourItemId(item: JsonObject, index: number): string | undefined {
+    const prefix = PREFIXES[stringField(item, 'type') ?? ''];
     const upstream = stringField(item, 'id');
+    if (prefix === undefined) return upstream;
     const known = upstream === undefined ? undefined : this.itemIds.get(upstream);
     if (known) return known.id;
-    const id = itemId(this.options.head.id, PREFIXES[stringField(item, 'type') ?? ''] ?? 'item', index);
+    const id = itemId(this.options.head.id, prefix, index);
     if (upstream !== undefined) this.itemIds.set(upstream, { upstream: `"item_id":${JSON.stringify(upstream)}`, ours: `"item_id":${JSON.stringify(id)}`, id });
     return id;
   }
@@ -120,12 +136,12 @@ export class OpenAIResponsesPassThroughFraming {
     return this.event(name, { response: this.clientView(this.finished) });
   }
 
-  /** As the full encoder ends a failed stream: open items done as incomplete, the error, the failed response. */
+  /** As the full encoder ends a failed stream: open items done as incomplete with what they said, the error, the failed response. */
   private fail(error: GatewayError): string {
     this.ended = true;
     let text = '';
-    for (const index of [...this.open].sort((a, b) => a - b)) {
-      const item = { ...this.output[index], status: 'incomplete' };
+    for (const [index, open] of [...this.open].sort(([a], [b]) => a - b)) {
+      const item = open.closed(this.output[index] ?? {});
       this.output[index] = item;
       text += this.event('response.output_item.done', { output_index: index, item: this.forClient(item) });
     }
@@ -149,6 +165,58 @@ export class OpenAIResponsesPassThroughFraming {
 
   private clientView(response: JsonObject): JsonObject {
     return { ...response, output: this.output.map((item) => this.forClient(item)) };
+  }
+}
+
+/** What an item still open has said: its parts, its call's arguments or input, its summary. */
+class OpenItem {
+  private readonly parts: JsonObject[] = [];
+  private readonly summary: string[] = [];
+  private args?: string;
+  private input?: string;
+
+  take(type: string, e: JsonObject): void {
+    const delta = stringField(e, 'delta') ?? '';
+    const part = this.parts[numberField(e, 'content_index') ?? 0];
+    switch (type) {
+      case 'response.content_part.added':
+      case 'response.content_part.done': {
+        const index = numberField(e, 'content_index') ?? 0;
+        const added = recordField(e, 'part');
+        if (added && Number.isSafeInteger(index) && index >= 0 && index <= this.parts.length) this.parts[index] = { ...added };
+        return;
+      }
+      case 'response.output_text.delta':
+        if (part) part['text'] = `${stringField(part, 'text') ?? ''}${delta}`;
+        return;
+      case 'response.refusal.delta':
+        if (part) part['refusal'] = `${stringField(part, 'refusal') ?? ''}${delta}`;
+        return;
+      case 'response.function_call_arguments.delta':
+        this.args = `${this.args ?? ''}${delta}`;
+        return;
+      case 'response.custom_tool_call_input.delta':
+        this.input = `${this.input ?? ''}${delta}`;
+        return;
+      case 'response.reasoning_summary_part.added':
+        this.summary.push('');
+        return;
+      case 'response.reasoning_summary_text.delta':
+        if (this.summary.length === 0) this.summary.push('');
+        this.summary[this.summary.length - 1] += delta;
+        return;
+    }
+  }
+
+  /** The item as it was added, with what it said, marked incomplete. */
+  closed(item: JsonObject): JsonObject {
+    const type = stringField(item, 'type');
+    const said: JsonObject = {};
+    if (type === 'message') said['content'] = this.parts;
+    if (type === 'reasoning' && this.summary.length > 0) said['summary'] = this.summary.map((text) => ({ type: 'summary_text', text }));
+    if (type === 'function_call' && this.args !== undefined) said['arguments'] = this.args;
+    if (type === 'custom_tool_call' && this.input !== undefined) said['input'] = this.input;
+    return { ...item, ...said, status: 'incomplete' };
   }
 }
 

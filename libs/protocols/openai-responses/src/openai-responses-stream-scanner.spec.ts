@@ -63,3 +63,32 @@ describe('OpenAIResponsesStreamScanner', () => {
     expect(scanner.push({ data: '{"type":', final: true })).toEqual([]);
   });
 });
+
+describe('OpenAIResponsesStreamScanner, hostile item numbering', () => {
+  const created = { event: 'response.created', data: JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'resp_up' } }), final: false };
+  const added = (output_index: unknown, item: unknown = { id: 'msg_up', type: 'message', content: [] }) => ({
+    event: 'response.output_item.added',
+    data: JSON.stringify({ type: 'response.output_item.added', sequence_number: 1, output_index, item }),
+    final: false,
+  });
+
+  it.each([20_000_000, 1, -1, 0.5, '0', null, undefined])('fails the stream on an item at output index %p before any other', (index) => {
+    const scanner = new OpenAIResponsesStreamScanner();
+    scanner.push(created);
+    expect(scanner.push(added(index))).toEqual([{ type: 'error', error: expect.objectContaining({ message: 'Upstream service error: malformed stream event: output items out of order', retryable: true }) }]);
+  });
+
+  it('fails the stream on an item event without an item object', () => {
+    const scanner = new OpenAIResponsesStreamScanner();
+    scanner.push(created);
+    expect(scanner.push(added(0, 'msg_up'))).toEqual([expect.objectContaining({ type: 'error' })]);
+  });
+
+  it('takes items numbered in order, and an item done again at its own index', () => {
+    const scanner = new OpenAIResponsesStreamScanner();
+    scanner.push(created);
+    for (const frame of [added(0), added(1), { ...added(0), data: added(0).data.replace('added', 'done') }]) {
+      expect(scanner.push(frame).map((e) => e.type)).toEqual(['wire']);
+    }
+  });
+});

@@ -21,6 +21,8 @@ export class OpenAIResponsesStreamScanner implements StreamScanner {
   private started = false;
   private done = false;
   private toolCalls = 0;
+  /** Output indexes seen so far (items are numbered 0, 1, 2… in order). */
+  private itemCount = 0;
   private readonly items = new Map<number, OpenItem>();
 
   push(frame: SseFrame): StreamEvent[] {
@@ -46,6 +48,10 @@ export class OpenAIResponsesStreamScanner implements StreamScanner {
       events.push(wireFrame(frame, data, 0, true), usage ? { type: 'finish', finishReason, usage } : { type: 'finish', finishReason });
       return events;
     }
+    if ((type === 'response.output_item.added' || type === 'response.output_item.done') && !this.inOrder(data)) {
+      // The client's response numbers its items by this index: a stream that does not is not relayed.
+      return [this.fail('malformed stream event: output items out of order')];
+    }
     const { outputChars, content } = this.scan(type, data);
     events.push(wireFrame(frame, data, outputChars, content));
     return events;
@@ -53,6 +59,14 @@ export class OpenAIResponsesStreamScanner implements StreamScanner {
 
   end(): StreamEvent[] {
     return this.done ? [] : [this.fail('stream ended before the response completed')];
+  }
+
+  /** An item event names an item object and the next output index or one already seen. */
+  private inOrder(e: JsonObject): boolean {
+    const index = e['output_index'];
+    if (!isRecord(e['item']) || typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0 || index > this.itemCount) return false;
+    this.itemCount = Math.max(this.itemCount, index + 1);
+    return true;
   }
 
   private scan(type: string, e: JsonObject): { outputChars: number; content: boolean } {
