@@ -19,6 +19,11 @@ function deferred(): RequestCount {
 
 const request = { prompt: 1_000, maxOutput: 500 };
 
+/** Resolves once the event loop's current turn has ended (its check phase has run). */
+function endOfTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('JointAdmissionService: requests, tokens and budgets in one round trip', () => {
   const prefix = uniquePrefix();
   let one: Redis;
@@ -44,7 +49,9 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
     const admitted = await joint.admit(key, request, () => 0.01, deferred());
     await admitted.tokens?.settle(1_500);
     admitted.budget?.settle(0.01);
-    // One connection answers in order: once PING has, the settlement has too.
+    // Settlements go out at the end of this turn of the event loop; one connection answers in
+    // order: once a PING sent after that has been answered, the settlement has too.
+    await endOfTurn();
     await one.ping();
     sent.reset();
   }
@@ -143,7 +150,10 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
     sent.hold();
     await admitted.tokens!.settle(100);
     admitted.budget!.settle(0.05);
-    // Both halves are handed over while Redis has answered nothing: the response never waits.
+    // Both halves are handed over and nothing is sent yet: settlements go out together at the end
+    // of this turn of the event loop, while Redis has answered nothing (the response never waits).
+    expect(sent.commands).toEqual([]);
+    await endOfTurn();
     expect(sent.commands).toEqual(['evalsha']);
     sent.release();
     for (;;) {
@@ -153,6 +163,33 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
         break;
       }
       await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+
+  it('sends the settlements of one turn of the event loop in one socket write, each its own script', async () => {
+    const { joint, limits } = replica(one, { keyPrefix: prefix });
+    const key = apiKey({ rpm: 100, tpm: 100_000 });
+    await warm(joint, key);
+    const admitted = await Promise.all(Array.from({ length: 3 }, () => joint.admit(key, request, () => 0, deferred())));
+    const socket = (one as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+    const write = socket.write;
+    let writes = 0;
+    socket.write = (...args: unknown[]) => {
+      writes++;
+      return write.apply(socket, args);
+    };
+    sent.reset();
+    try {
+      await Promise.all(admitted.map((a) => a.tokens!.settle(200)));
+      await endOfTurn();
+      expect(sent.commands).toEqual(['evalsha', 'evalsha', 'evalsha']);
+      expect(writes).toBe(1);
+    } finally {
+      socket.write = write;
+    }
+    for (;;) {
+      if ((await limits.peekTokens(key))?.used === 1_500 + 3 * 200) break;
+      await endOfTurn();
     }
   });
 

@@ -130,6 +130,7 @@ export type JointOutcome = {
  */
 export class RedisJointStore {
   private readonly redis: JointRedis;
+  private settlements: QueuedSettlement[] = [];
 
   constructor(redis: Redis) {
     if (!('rosettaAdmit' in redis)) {
@@ -172,13 +173,48 @@ export class RedisJointStore {
     throw new Error(`admission script answered '${status}'`);
   }
 
-  /** Settles the reservation and the hold of one admission (either may be absent). */
-  async settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<void> {
+  /**
+   * Settles the reservation and the hold of one admission (either may be absent). Nothing waits
+   * for a settlement, so those asked for in one turn of the event loop go out together at its end,
+   * as one pipeline: one socket write for all of them instead of one each (the writes are a large
+   * part of a request's CPU, docs/benchmarks/2026-11-27-tail.md). Each is still its own script.
+   */
+  settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<void> {
     const keys = keysOf(request);
     const { tokens, budget } = request;
-    await this.redis.rosettaAdmitSettle(keys.length, ...keys, request.windowMs, Math.floor(now), tokens?.member ?? '', actualTokens, budget?.counters.length ?? 0, budget?.holdId ?? '', String(actualNanos));
+    const args = [keys.length, ...keys, request.windowMs, Math.floor(now), tokens?.member ?? '', actualTokens, budget?.counters.length ?? 0, budget?.holdId ?? '', String(actualNanos)];
+    return new Promise((resolve, reject) => {
+      const settled = (error: unknown): void => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve());
+      if (this.settlements.push({ args, settled }) === 1) setImmediate(() => this.sendSettlements());
+    });
+  }
+
+  private sendSettlements(): void {
+    const batch = this.settlements;
+    this.settlements = [];
+    if (batch.length === 1) {
+      const [one] = batch as [QueuedSettlement];
+      this.redis.rosettaAdmitSettle(...one.args).then(() => one.settled(null), one.settled);
+      return;
+    }
+    const pipeline = this.redis.pipeline() as unknown as JointPipeline;
+    for (const { args } of batch) pipeline.rosettaAdmitSettle(...args);
+    pipeline.exec().then(
+      (results) => batch.forEach((queued, i) => queued.settled(results?.[i]?.[0] ?? (results ? null : new Error('settlement pipeline not sent')))),
+      (error: unknown) => batch.forEach((queued) => queued.settled(error ?? new Error('settlement pipeline failed'))),
+    );
   }
 }
+
+interface QueuedSettlement {
+  args: (string | number)[];
+  settled(error: unknown): void;
+}
+
+type JointPipeline = {
+  rosettaAdmitSettle(...args: (string | number)[]): JointPipeline;
+  exec(): Promise<[Error | null, unknown][] | null>;
+};
 
 /** The token window as a reservation: with its member when held, its retry hint when refused. */
 function tokenResult(status: string, reply: ScriptReply, tokens: JointTokens): ReserveResult {
