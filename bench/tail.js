@@ -25,8 +25,8 @@ const SECONDS = Number(process.env.TAIL_SECONDS || 10);
 const ROUNDS = Number(process.env.TAIL_ROUNDS || 2);
 const KEY = process.env.TAIL_KEY || 'budget';
 const SLOW_MS = Number(process.env.TAIL_SLOW_MS || 5);
-// Enough connections that the rate, not the latency, sets the pace (the bench's points use one per
-// 50 req/s, which a 20 ms upstream cannot sustain: there the achieved rate falls with latency).
+// Enough connections that the rate, not the latency, sets the pace (with one per 50 req/s and a
+// 20 ms upstream, the achieved rate falls with the target's latency).
 const CONNECTIONS = Number(process.env.TAIL_CONNECTIONS || Math.ceil(RATE / 20));
 const SLICE_MS = 50;
 const NODE_ARGS = (process.env.TAIL_NODE_ARGS || '').split(/\s+/).filter(Boolean);
