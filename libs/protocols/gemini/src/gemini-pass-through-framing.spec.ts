@@ -74,3 +74,15 @@ describe('GeminiPassThroughFraming, a chunk the upstream spread over several dat
     expect(text).toEqual(`data: ${JSON.stringify({ ...data, modelVersion: OPTIONS.model, responseId: OPTIONS.id })}\r\n\r\n`);
   });
 });
+
+describe("GeminiPassThroughFraming, chunks in Google's own layout", () => {
+  it('replaces the envelope in place, in the same layout, and forwards the rest byte for byte', () => {
+    const framing = geminiPassThroughFraming(OPTIONS, true);
+    // As Google's API writes a chunk: a space after each colon, none after commas.
+    const head = '{"candidates": [{"content": {"parts": [{"text": "Bonjour"}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 4,"totalTokenCount": 4}';
+    const payload = `${head},"modelVersion": "gemini-2.5-flash","responseId": "AbC-123_x"}`;
+    const text = framing.encode({ type: 'wire', text: '', payload, data: JSON.parse(payload), content: true, outputChars: 7 });
+    expect(text).toEqual(`data: ${head},"modelVersion": "rosetta/gemini-2.5-flash","responseId": "gw-request-1"}\r\n\r\n`);
+    expect(JSON.parse(text.slice('data: '.length))).toEqual({ ...JSON.parse(payload), modelVersion: OPTIONS.model, responseId: OPTIONS.id });
+  });
+});

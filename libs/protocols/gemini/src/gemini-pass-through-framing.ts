@@ -3,8 +3,9 @@
  * written as they came, in the framing the client asked for (`?alt=sse` events or one JSON
  * array), with the gateway's `responseId` and the served model as `modelVersion`. Those two close
  * each chunk as Google serialises it; when the chunk's text ends with them exactly as its parsed
- * values serialise, that tail is replaced and the rest goes out byte for byte; otherwise the
- * chunk is serialised again with the two fields set. The gateway's own errors are written as the
+ * values serialise (in Google's layout, a space after each colon, or the compact one), that tail
+ * is replaced in the same layout and the rest goes out byte for byte; otherwise the chunk is
+ * serialised again with the two fields set. The gateway's own errors are written as the
  * full encoder writes them; the finish adds nothing (Gemini's last chunk carries it).
  */
 import type { StreamEvent, WireFrameEvent } from '@rosetta/canonical';
@@ -14,17 +15,17 @@ import { geminiSseChunk, GeminiJsonArrayWriter } from './gemini-stream-framing';
 
 export class GeminiPassThroughFraming {
   private ended = false;
-  /** The envelope the client sees, as it closes each chunk's JSON. */
-  private readonly envelope: string;
+  /** The envelope the client sees, as it closes each chunk's JSON, in each layout. */
+  private readonly envelopes: Envelopes;
   /** The upstream's envelope of the last chunk (the same in every chunk of a stream). */
-  private lastUpstream?: { model: string; id: string; text: string };
+  private lastUpstream?: { model: string; id: string; texts: Envelopes };
 
   constructor(
     private readonly options: GeminiStreamEncoderOptions,
     /** Writes one chunk's JSON text in the client's framing. */
     private readonly write: (json: string, error: boolean) => string,
   ) {
-    this.envelope = envelopeText(options.model, options.id);
+    this.envelopes = envelopeTexts(options.model, options.id);
   }
 
   encode(event: StreamEvent): string {
@@ -44,25 +45,37 @@ export class GeminiPassThroughFraming {
   }
 
   private payload(event: WireFrameEvent, chunk: JsonObject): string {
-    const upstream = this.upstreamEnvelope(chunk);
+    const upstream = this.upstreamEnvelopes(chunk);
     // A payload the upstream spread over several `data:` lines is serialised again: it must go out as one.
-    if (upstream !== undefined && event.payload.endsWith(upstream) && !event.payload.includes('\n')) return `${event.payload.slice(0, -upstream.length)}${this.envelope}`;
+    if (upstream !== undefined && !event.payload.includes('\n')) {
+      for (const layout of LAYOUTS) {
+        const tail = upstream[layout];
+        if (event.payload.endsWith(tail)) return `${event.payload.slice(0, -tail.length)}${this.envelopes[layout]}`;
+      }
+    }
     return JSON.stringify({ ...chunk, modelVersion: this.options.model, responseId: this.options.id });
   }
 
   /** The chunk's closing text from its model on, had the upstream serialised it as Google does; built once per stream. */
-  private upstreamEnvelope({ modelVersion, responseId }: JsonObject): string | undefined {
+  private upstreamEnvelopes({ modelVersion, responseId }: JsonObject): Envelopes | undefined {
     if (typeof modelVersion !== 'string' || typeof responseId !== 'string') return undefined;
     const last = this.lastUpstream;
-    if (last && last.model === modelVersion && last.id === responseId) return last.text;
-    this.lastUpstream = { model: modelVersion, id: responseId, text: envelopeText(modelVersion, responseId) };
-    return this.lastUpstream.text;
+    if (last && last.model === modelVersion && last.id === responseId) return last.texts;
+    this.lastUpstream = { model: modelVersion, id: responseId, texts: envelopeTexts(modelVersion, responseId) };
+    return this.lastUpstream.texts;
   }
 }
 
-/** The end of a chunk's JSON from its model on, as Google serialises it. */
-function envelopeText(model: string, id: string): string {
-  return `"modelVersion":${JSON.stringify(model)},"responseId":${JSON.stringify(id)}}`;
+/** Google's API writes `"key": value` (a space after the colon only); JSON.stringify and the simulator write none. */
+const LAYOUTS = ['google', 'compact'] as const;
+type Envelopes = Record<(typeof LAYOUTS)[number], string>;
+
+/** The end of a chunk's JSON from its model on, in each layout. */
+function envelopeTexts(model: string, id: string): Envelopes {
+  return {
+    google: `"modelVersion": ${JSON.stringify(model)},"responseId": ${JSON.stringify(id)}}`,
+    compact: `"modelVersion":${JSON.stringify(model)},"responseId":${JSON.stringify(id)}}`,
+  };
 }
 
 export function geminiPassThroughFraming(options: GeminiStreamEncoderOptions, sse: boolean): StreamFraming {
