@@ -78,6 +78,15 @@ export function parseFrameData(frame: SseFrame): unknown {
   }
 }
 
+/**
+ * The upstream stream failed: an error event it sent, a cut, a malformed frame. Retryable: before
+ * the first event reaches the client another attempt can still take over. Shared by the decoders
+ * and the scanners, which must fail a stream the same way.
+ */
+export function upstreamStreamFailure(message: string): StreamEvent {
+  return { type: 'error', error: new GatewayError('upstream_error', `Upstream service error: ${message}`, { status: 502, retryable: true }) };
+}
+
 /** The SSE text of a frame, as a client of the same wire format reads it. */
 export function sseText(event: string | undefined, data: string): string {
   const lines = data.includes('\n') ? data.split('\n').map((line) => `data: ${line}`).join('\n') : `data: ${data}`;

@@ -1,5 +1,6 @@
 /** Envelope fields every Gemini response and stream chunk carries, read leniently. */
 import { randomUUID } from 'node:crypto';
+import type { StreamEvent } from '@rosetta/canonical';
 import { stringField, type JsonObject } from '@rosetta/protocols/common';
 
 /** `responseId`, or a fresh one when the upstream sent none. */
@@ -12,4 +13,9 @@ export function geminiCreated(body: JsonObject): number {
   const createTime = stringField(body, 'createTime');
   const millis = createTime === undefined ? Number.NaN : Date.parse(createTime);
   return Math.floor((Number.isNaN(millis) ? Date.now() : millis) / 1000);
+}
+
+/** A stream's `start`, from its first chunk. */
+export function geminiStartEvent(chunk: JsonObject): StreamEvent {
+  return { type: 'start', id: geminiResponseId(chunk), model: stringField(chunk, 'modelVersion') ?? '', created: geminiCreated(chunk) };
 }

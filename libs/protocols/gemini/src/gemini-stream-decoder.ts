@@ -8,10 +8,10 @@
  * block, as one block carries one. Gemini ends a stream by closing the connection, and usage may
  * come on any chunk (the last is the total), so `finish` is emitted at `end()`.
  */
-import { GatewayError, type FinishReason, type ProviderSignature, type StreamEvent, type Usage } from '@rosetta/canonical';
-import { isRecord, recordField, stringField, synthesizeToolCallId, type JsonObject } from '@rosetta/protocols/common';
+import type { FinishReason, ProviderSignature, StreamEvent, Usage } from '@rosetta/canonical';
+import { isRecord, recordField, stringField, synthesizeToolCallId, upstreamStreamFailure, type JsonObject } from '@rosetta/protocols/common';
 import { candidateParts, firstCandidate } from './convert-gemini-response';
-import { geminiCreated, geminiResponseId } from './gemini-response-fields';
+import { geminiStartEvent } from './gemini-response-fields';
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { mapGeminiUsage } from './map-gemini-usage';
 
@@ -40,7 +40,7 @@ export class GeminiStreamDecoder {
     const events: StreamEvent[] = [];
     if (!this.started) {
       this.started = true;
-      events.push({ type: 'start', id: geminiResponseId(chunk), model: stringField(chunk, 'modelVersion') ?? '', created: geminiCreated(chunk) });
+      events.push(geminiStartEvent(chunk));
     }
     this.usage = mapGeminiUsage(chunk['usageMetadata']) ?? this.usage;
     // Anything after the finish (a late usage chunk aside) is not part of the reply.
@@ -130,12 +130,7 @@ export class GeminiStreamDecoder {
 
   private fail(message: string): StreamEvent {
     this.done = true;
-    const error = new GatewayError('upstream_error', `Upstream service error: ${message}`, {
-      status: 502,
-      // Before the first event reaches the client another attempt can still take over.
-      retryable: true,
-    });
-    return { type: 'error', error };
+    return upstreamStreamFailure(message);
   }
 }
 

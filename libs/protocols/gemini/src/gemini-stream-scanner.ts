@@ -7,10 +7,10 @@
  * last usage is the total, so `finish` is emitted at `end()`, and output after the finish is not
  * counted (it is still forwarded: the client sees what Google sent).
  */
-import { GatewayError, type FinishReason, type StreamEvent, type Usage } from '@rosetta/canonical';
-import { isRecord, parseFrameData, recordField, stringField, wireFrame, type JsonObject, type SseFrame, type StreamScanner } from '@rosetta/protocols/common';
+import type { FinishReason, StreamEvent, Usage } from '@rosetta/canonical';
+import { isRecord, parseFrameData, recordField, stringField, upstreamStreamFailure, wireFrame, type JsonObject, type SseFrame, type StreamScanner } from '@rosetta/protocols/common';
 import { candidateParts, firstCandidate } from './convert-gemini-response';
-import { geminiCreated, geminiResponseId } from './gemini-response-fields';
+import { geminiStartEvent } from './gemini-response-fields';
 import { upstreamErrorMessage } from './gemini-stream-decoder';
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { mapGeminiUsage } from './map-gemini-usage';
@@ -31,7 +31,7 @@ export class GeminiStreamScanner implements StreamScanner {
     const events: StreamEvent[] = [];
     if (!this.started) {
       this.started = true;
-      events.push({ type: 'start', id: geminiResponseId(chunk), model: stringField(chunk, 'modelVersion') ?? '', created: geminiCreated(chunk) });
+      events.push(geminiStartEvent(chunk));
     }
     this.usage = mapGeminiUsage(chunk['usageMetadata']) ?? this.usage;
     const { outputChars, content } = this.finishReason ? { outputChars: 0, content: false } : this.scanChunk(chunk);
@@ -80,7 +80,6 @@ export class GeminiStreamScanner implements StreamScanner {
 
   private fail(message: string): StreamEvent {
     this.done = true;
-    // Before the first event reaches the client another attempt can still take over.
-    return { type: 'error', error: new GatewayError('upstream_error', `Upstream service error: ${message}`, { status: 502, retryable: true }) };
+    return upstreamStreamFailure(message);
   }
 }

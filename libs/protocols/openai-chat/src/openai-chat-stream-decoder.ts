@@ -6,11 +6,11 @@
  * `finish` waits for usage, which OpenAI sends in a separate chunk after the finish_reason, and is
  * emitted exactly once: when usage arrives, or at `end()`.
  */
-import { GatewayError, type FinishReason, type StreamEvent, type Usage } from '@rosetta/canonical';
+import type { FinishReason, StreamEvent, Usage } from '@rosetta/canonical';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-chat-usage';
 import { ToolCallAccumulator } from './tool-call-accumulator';
-import { isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
+import { isRecord, numberField, recordField, stringField, upstreamStreamFailure, type JsonObject } from '@rosetta/protocols/common';
 
 type ContentKind = 'text' | 'thinking' | 'refusal';
 
@@ -128,12 +128,7 @@ export class OpenAIChatStreamDecoder {
 
   private fail(message: string): StreamEvent {
     this.done = true;
-    const error = new GatewayError('upstream_error', `Upstream service error: ${message}`, {
-      status: 502,
-      // Before the first event reaches the client another attempt can still take over.
-      retryable: true,
-    });
-    return { type: 'error', error };
+    return upstreamStreamFailure(message);
   }
 }
 

@@ -5,8 +5,8 @@
  * parsed once and only its output's length, its finish_reason and its usage are looked at.
  * `finish` follows the same rule as the full decoder: it waits for usage after the finish_reason.
  */
-import { GatewayError, type FinishReason, type StreamEvent, type Usage } from '@rosetta/canonical';
-import { isRecord, numberField, parseFrameData, stringField, wireFrame, type JsonObject, type SseFrame, type StreamScanner } from '@rosetta/protocols/common';
+import type { FinishReason, StreamEvent, Usage } from '@rosetta/canonical';
+import { isRecord, numberField, parseFrameData, stringField, upstreamStreamFailure, wireFrame, type JsonObject, type SseFrame, type StreamScanner } from '@rosetta/protocols/common';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-chat-usage';
 import { upstreamErrorMessage } from './openai-chat-stream-decoder';
@@ -82,8 +82,7 @@ export class OpenAIChatStreamScanner implements StreamScanner {
 
   private fail(message: string): StreamEvent {
     this.done = true;
-    // Before the first event reaches the client another attempt can still take over.
-    return { type: 'error', error: new GatewayError('upstream_error', `Upstream service error: ${message}`, { status: 502, retryable: true }) };
+    return upstreamStreamFailure(message);
   }
 }
 

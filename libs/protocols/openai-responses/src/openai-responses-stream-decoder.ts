@@ -3,8 +3,8 @@
  * block (indexes 0, 1, 2… in order); a message's text parts are text blocks of their own. The
  * canonical `finish` comes from `response.completed` / `.incomplete`, with the usage it carries.
  */
-import { GatewayError, type StreamEvent } from '@rosetta/canonical';
-import { isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
+import type { StreamEvent } from '@rosetta/canonical';
+import { isRecord, numberField, recordField, stringField, upstreamStreamFailure, type JsonObject } from '@rosetta/protocols/common';
 import { reasoningPart } from './convert-openai-responses-output';
 import { mapOpenAIResponsesStatus, mapOpenAIResponsesUsage } from './map-openai-responses-usage';
 import { customArguments, flatName } from './tool-names';
@@ -154,7 +154,7 @@ export class OpenAIResponsesStreamDecoder {
 
   private fail(message: string): StreamEvent {
     this.done = true;
-    return { type: 'error', error: new GatewayError('upstream_error', `Upstream service error: ${message}`, { status: 502, retryable: true }) };
+    return upstreamStreamFailure(message);
   }
 }
 

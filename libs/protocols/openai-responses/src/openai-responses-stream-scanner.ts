@@ -6,8 +6,8 @@
  * a terminal response's status and usage are looked at. Output is counted as the full decoder
  * counts it (a second summary part's paragraph break, a call's arguments sent whole at its end).
  */
-import { GatewayError, type StreamEvent } from '@rosetta/canonical';
-import { isRecord, numberField, parseFrameData, recordField, stringField, wireFrame, type JsonObject, type SseFrame, type StreamScanner } from '@rosetta/protocols/common';
+import type { StreamEvent } from '@rosetta/canonical';
+import { isRecord, numberField, parseFrameData, recordField, stringField, upstreamStreamFailure, wireFrame, type JsonObject, type SseFrame, type StreamScanner } from '@rosetta/protocols/common';
 import { mapOpenAIResponsesStatus, mapOpenAIResponsesUsage } from './map-openai-responses-usage';
 import { errorMessage, startEvent } from './openai-responses-stream-decoder';
 import { customArguments } from './tool-names';
@@ -120,6 +120,6 @@ export class OpenAIResponsesStreamScanner implements StreamScanner {
 
   private fail(message: string): StreamEvent {
     this.done = true;
-    return { type: 'error', error: new GatewayError('upstream_error', `Upstream service error: ${message}`, { status: 502, retryable: true }) };
+    return upstreamStreamFailure(message);
   }
 }
