@@ -20,7 +20,14 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
   for await (const event of events) {
     if (res.destroyed) break;
     if (framing.beforeEnd && (event.type === 'finish' || event.type === 'error')) await framing.beforeEnd(event);
-    const { text, failed } = encodeOrFail(framing, event);
+    let text: string;
+    let failed = false;
+    try {
+      text = framing.encode(event);
+    } catch {
+      text = unrelayable(framing);
+      failed = true;
+    }
     if (!text && !failed) continue;
     const full = !res.write(text);
     if (!headKept) headKept = compactSentHead(res);
@@ -33,20 +40,16 @@ export async function writeEventStream(res: GatewayHttpResponse, events: AsyncIt
 }
 
 /**
- * The event's text; an event the framing cannot write (an upstream frame it had to serialise again
- * that JSON.stringify refuses, nested past the stack's depth) ends the stream with the dialect's
- * in-stream error instead of an exception that would cut it without one.
+ * The dialect's in-stream error for an event the framing could not write (an upstream frame it had
+ * to serialise again that JSON.stringify refuses, nested past the stack's depth): the stream ends
+ * with it instead of an exception that would cut it without one.
  */
-function encodeOrFail(framing: StreamFraming, event: StreamEvent): { text: string; failed: boolean } {
+function unrelayable(framing: StreamFraming): string {
+  const error = new GatewayError('upstream_error', 'Upstream service error: a stream event could not be relayed', { status: 502 });
   try {
-    return { text: framing.encode(event), failed: false };
+    return framing.encode({ type: 'error', error });
   } catch {
-    const error = new GatewayError('upstream_error', 'Upstream service error: a stream event could not be relayed', { status: 502 });
-    try {
-      return { text: framing.encode({ type: 'error', error }), failed: true };
-    } catch {
-      return { text: '', failed: true };
-    }
+    return '';
   }
 }
 
