@@ -12,21 +12,16 @@
 const stack = require('./lib/stack');
 const { openAiTargets, preflight } = require('./lib/targets');
 const { runLoad } = require('./lib/load');
-const { stopAll, killAllSync } = require('./lib/proc');
 const { log } = require('./lib/run-support');
 
 const SECONDS = Number(process.env.AT_REST_SECONDS || 5);
 const ROUNDS = Number(process.env.AT_REST_ROUNDS || 2);
 
-async function main() {
-  const state = {};
-  process.on('exit', () => killAllSync());
-  try {
-    state.db = await stack.createDatabase();
-    state.redis = await stack.claimRedisDb();
+function main() {
+  return stack.withRunStores(async ({ db, redis }) => {
     const sim = await stack.startSimulator({ latencyMs: 0 });
     const floor = await stack.startFloor({ simUrl: sim.url });
-    const common = { simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, env: { WORKERS: '1' } };
+    const common = { simUrl: sim.url, databaseUrl: db.url, redisUrl: redis.url, env: { WORKERS: '1' } };
     const budget = await stack.startRosetta({ ...common, keyKind: 'budget' });
     const unlimited = await stack.startRosetta({ ...common, keyKind: 'enterprise', name: 'rosetta-unlimited' });
     const targets = openAiTargets({ sim, rosetta: budget, baseline: unlimited, floor, portkey: { url: 'http://127.0.0.1:9', pid: 0 } }).filter((t) => t.name !== 'portkey');
@@ -38,11 +33,7 @@ async function main() {
         process.stdout.write(`round ${round} ${target.name.padEnd(18)} ${String(point.rps).padStart(7)} req/s  p50 ${point.latencyMs.p50} ms  p90 ${point.latencyMs.p90} ms  CPU ${cpu} ms per request\n`);
       }
     }
-  } finally {
-    await stopAll(8000).catch(() => {});
-    if (state.db) await stack.dropDatabase(state.db.name).catch(() => {});
-    if (state.redis) await stack.releaseRedisDb(state.redis).catch(() => {});
-  }
+  });
 }
 
 main().catch((error) => {

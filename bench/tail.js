@@ -16,7 +16,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const autocannon = require('autocannon');
 const stack = require('./lib/stack');
 const { openAiTargets, preflight } = require('./lib/targets');
-const { stopAll, killAllSync, sleep } = require('./lib/proc');
+const { sleep } = require('./lib/proc');
 const { round } = require('./lib/stats');
 const { ADMIN_TOKEN } = require('./lib/env');
 
@@ -98,17 +98,13 @@ async function loopLag(url) {
 /** `--trace-gc` lines: `[pid:0x…]   1234 ms: Scavenge 50.1 (60.2) -> 45.3 (61.2) MB, 3.45 / 0.00 ms …`. */
 const GC_LINE = /\]\s+(\d+)\s+ms:\s+([A-Za-z-]+(?: \(reduce\))?)\b.*?MB, ([\d.]+) \/ ([\d.]+) ms/;
 
-async function main() {
-  const state = {};
-  process.on('exit', () => killAllSync());
-  try {
-    state.db = await stack.createDatabase();
-    state.redis = await stack.claimRedisDb();
+function main() {
+  return stack.withRunStores(async ({ db, redis }) => {
     const sim = await stack.startSimulator({ latencyMs: 20 });
     const floor = await stack.startFloor({ simUrl: sim.url });
     const gcs = [];
     let offset = Infinity;
-    const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, nodeArgs: ['--trace-gc', ...NODE_ARGS], keyKind: KEY, env: { WORKERS: '1' } });
+    const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: db.url, redisUrl: redis.url, nodeArgs: ['--trace-gc', ...NODE_ARGS], keyKind: KEY, env: { WORKERS: '1' } });
     rosetta.handle.onLine((line) => {
       const match = GC_LINE.exec(line);
       if (!match) return;
@@ -141,11 +137,7 @@ async function main() {
     result.gcs = gcs.map((gc) => ({ ...gc, start: gc.reported + offset }));
     report(result);
     if (process.env.TAIL_OUT) writeFileSync(process.env.TAIL_OUT, JSON.stringify(result));
-  } finally {
-    await stopAll(8000).catch(() => {});
-    if (state.db) await stack.dropDatabase(state.db.name).catch(() => {});
-    if (state.redis) await stack.releaseRedisDb(state.redis).catch(() => {});
-  }
+  });
 }
 
 function report(result) {

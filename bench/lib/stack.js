@@ -7,13 +7,31 @@
 // (worktree.js) and the targets (targets.js) have files of their own, gathered here for run.js,
 // profile.js and redis-trace.js.
 const { join } = require('node:path');
-const { startChild, stopChild, freePort, waitForHttp } = require('./proc');
+const { startChild, stopChild, stopAll, killAllSync, freePort, waitForHttp } = require('./proc');
 const { ROOT, ADMIN_TOKEN, SIM_KEY, baseEnv } = require('./env');
 const stores = require('./stores');
 const keys = require('./keys');
 const worktree = require('./worktree');
 const targets = require('./targets');
 const { GATEWAY_NODE_FLAGS } = require('../../scripts/gateway-node-flags');
+
+/**
+ * Runs `fn({ db, redis })` with the run's own PostgreSQL database and Redis index; afterwards,
+ * however it ended, stops every child started and removes both stores.
+ */
+async function withRunStores(fn) {
+  process.on('exit', () => killAllSync());
+  const state = {};
+  try {
+    state.db = await stores.createDatabase();
+    state.redis = await stores.claimRedisDb();
+    return await fn(state);
+  } finally {
+    await stopAll(8000).catch(() => {});
+    if (state.db) await stores.dropDatabase(state.db.name).catch(() => {});
+    if (state.redis) await stores.releaseRedisDb(state.redis).catch(() => {});
+  }
+}
 
 /** BENCH_OTEL: a stand-in OTLP collector (bench/otlp-sink.js) for Rosetta's spans. */
 async function startOtlpSink() {
@@ -95,6 +113,7 @@ async function startFloor({ simUrl }) {
 module.exports = {
   ROOT,
   ...stores,
+  withRunStores,
   startSimulator,
   startRosetta,
   startOtlpSink,
