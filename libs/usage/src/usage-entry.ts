@@ -132,6 +132,8 @@ export interface UsageRow {
   cachedTokens: number;
   reasoningTokens: number;
   costUsd: number;
+  /** What the reported usage cost beyond the most one request may settle (its budget hold's cap). */
+  unchargedUsd?: number;
   latencyMs: number;
   ttftMs: number | null;
   streamed: boolean;

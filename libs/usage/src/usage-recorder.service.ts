@@ -14,7 +14,9 @@ const LEDGER_FLUSH = 'ledger_flush';
 /**
  * The usage ledger's writer: rows are queued in memory and written in batches off the hot path —
  * every second, or sooner when many are waiting — and everything pending is written on shutdown.
- * A failed batch is kept and retried with the next one.
+ * A batch the database cannot take now (it is down) is kept and retried with the next one. A batch
+ * it refuses for its data is written row by row, and a row refused for good is set aside in
+ * `request_log_rejected` and counted: one bad row never holds back the rest (issue 26).
  */
 @Injectable()
 export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown {
@@ -22,6 +24,7 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   private flushing?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private dropped = 0;
+  private rejected = 0;
   private readonly meters?: UsageMeters;
 
   constructor(
@@ -61,8 +64,8 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
     return row;
   }
 
-  metrics(): { pending: number; dropped: number } {
-    return { pending: this.pending.length, dropped: this.dropped };
+  metrics(): LedgerFigures {
+    return { pending: this.pending.length, dropped: this.dropped, rejected: this.rejected };
   }
 
   /**
@@ -78,17 +81,65 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
     if (this.flushing || this.pending.length === 0) return this.flushing ?? Promise.resolve();
     const batch = this.pending;
     this.pending = [];
-    this.flushing = this.repository
-      .insertBatch(batch)
-      .catch((error: Error) => {
-        this.pending = [...batch, ...this.pending];
-        this.logger.warn({ err: error.message, rows: batch.length }, 'usage ledger: batch not written; will retry');
-      })
-      .finally(() => {
-        this.flushing = undefined;
-      });
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = undefined;
+    });
     return this.flushing;
   }
+
+  private async write(batch: UsageRow[]): Promise<void> {
+    try {
+      await this.repository.insertBatch(batch);
+      return;
+    } catch (error) {
+      if (!refusedForItsData(error)) return this.keep(batch, error);
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const row = batch[i]!;
+      try {
+        await this.repository.insertBatch([row]);
+      } catch (error) {
+        if (!refusedForItsData(error)) return this.keep(batch.slice(i), error);
+        await this.setAside(row, error);
+      }
+    }
+  }
+
+  /** The database cannot take the rows now: they wait for the next flush, ahead of newer rows. */
+  private keep(rows: UsageRow[], error: unknown): void {
+    this.pending = [...rows, ...this.pending];
+    this.logger.warn({ err: messageOf(error), rows: rows.length }, 'usage ledger: batch not written; will retry');
+  }
+
+  private async setAside(row: UsageRow, error: unknown): Promise<void> {
+    this.rejected++;
+    const reason = messageOf(error);
+    await this.repository.setAside(row, reason).catch((failure: unknown) => {
+      // Not even the set-aside table took it: the row goes to the log, the one place left.
+      this.logger.error({ err: messageOf(failure), row }, 'usage ledger: row refused and not set aside');
+    });
+    this.logger.error({ err: reason, requestId: row.requestId }, 'usage ledger: row refused by the database; set aside in request_log_rejected');
+  }
+}
+
+export interface LedgerFigures {
+  pending: number;
+  dropped: number;
+  rejected: number;
+}
+
+/**
+ * PostgreSQL refused the statement for what it holds — a data exception (SQLSTATE class 22: a
+ * number out of range, a NUL byte in text) or a violated constraint (23) — so sending it again
+ * fails again; anything else (a lost connection, a time-out) may pass later.
+ */
+function refusedForItsData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 interface UsageMeters {
@@ -100,9 +151,10 @@ interface UsageMeters {
 }
 
 /** What every closed request adds to this replica's metrics (the ledger row, as counters). */
-function usageMeters(metrics: MetricsService, ledger: () => { pending: number; dropped: number }): UsageMeters {
+function usageMeters(metrics: MetricsService, ledger: () => LedgerFigures): UsageMeters {
   metrics.gauge('rosetta_usage_ledger_pending_rows', 'Ledger rows waiting to be written to the database.', () => [{ value: ledger().pending }]);
   metrics.gauge('rosetta_usage_ledger_dropped_rows', 'Ledger rows dropped because the database stayed unreachable.', () => [{ value: ledger().dropped }]);
+  metrics.gauge('rosetta_usage_ledger_rejected_rows', 'Ledger rows the database refused for their data, set aside in request_log_rejected.', () => [{ value: ledger().rejected }]);
   return {
     requests: metrics.counter('rosetta_requests_total', 'Chat requests by client dialect, served model, provider and HTTP status.', ['dialect', 'model', 'provider', 'status']),
     tokens: metrics.counter('rosetta_tokens_total', 'Tokens by served model and kind (input, output, cached, reasoning).', ['model', 'kind']),

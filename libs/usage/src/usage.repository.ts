@@ -24,7 +24,7 @@ const LEDGER_ROW = `SELECT r.*, k.name AS key_name, t.name AS team_name
 const COLUMNS = [
   'request_id', 'api_key_id', 'dialect', 'requested_model', 'served_model', 'provider', 'status', 'error_type', 'input_tokens',
   'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'streamed', 'attempts', 'route', 'created_at',
-  'client_request_id', 'team_id',
+  'client_request_id', 'team_id', 'uncharged_usd',
 ] as const;
 
 /** The only place that touches request_log. Inserts are one statement per batch. */
@@ -39,7 +39,7 @@ export class UsageRepository {
       const values = [
         row.requestId, row.apiKeyId, row.dialect, row.requestedModel, row.servedModel, row.provider, row.status, row.errorType,
         row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens, row.costUsd.toFixed(12), row.latencyMs, row.ttftMs,
-        row.streamed, row.attempts, row.route, row.createdAt, row.clientRequestId, row.teamId,
+        row.streamed, row.attempts, row.route, row.createdAt, row.clientRequestId, row.teamId, row.unchargedUsd?.toFixed(12) ?? null,
       ];
       const placeholders = values.map((value) => `$${params.push(value)}`);
       return `(${placeholders.join(', ')})`;
@@ -49,6 +49,17 @@ export class UsageRepository {
     await this.dataSource.query(
       `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (request_id) DO NOTHING`,
       params,
+    );
+  }
+
+  /**
+   * A row the database refused for good, kept as its JSON text beside the refusal (the table takes
+   * any text), so it can be looked at and written again by hand; a second refusal is idempotent.
+   */
+  async setAside(row: UsageRow, reason: string): Promise<void> {
+    await this.dataSource.query(
+      'INSERT INTO request_log_rejected (request_id, row_json, error) VALUES ($1, $2, $3) ON CONFLICT (request_id) DO NOTHING',
+      [row.requestId, JSON.stringify(row), JSON.stringify(reason).slice(1, -1)],
     );
   }
 

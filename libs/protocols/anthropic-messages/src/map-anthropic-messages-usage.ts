@@ -3,7 +3,7 @@
  * and written to the prompt cache; the canonical input total includes both.
  */
 import type { Usage } from '@rosetta/canonical';
-import { compact, isRecord, numberField, recordField } from '@rosetta/protocols/common';
+import { checkedUsage, compact, isRecord, recordField, tokenCountField } from '@rosetta/protocols/common';
 
 /** The usage object a dialect-B client reads, in a response and in the final message_delta. */
 export interface AnthropicMessagesUsage {
@@ -13,22 +13,22 @@ export interface AnthropicMessagesUsage {
   cache_read_input_tokens: number;
 }
 
-/** Upstream `usage` → canonical; undefined when absent or without input and output counts. */
+/** Upstream `usage` → canonical; undefined when absent or without input and output counts; a count that is no token count throws. */
 export function mapAnthropicMessagesUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
-  const input = numberField(raw, 'input_tokens');
-  const outputTokens = numberField(raw, 'output_tokens');
+  const input = tokenCountField(raw, 'input_tokens');
+  const outputTokens = tokenCountField(raw, 'output_tokens');
   if (input === undefined || outputTokens === undefined) return undefined;
-  const cacheCreation = numberField(raw, 'cache_creation_input_tokens');
-  const cacheRead = numberField(raw, 'cache_read_input_tokens');
+  const cacheCreation = tokenCountField(raw, 'cache_creation_input_tokens');
+  const cacheRead = tokenCountField(raw, 'cache_read_input_tokens');
   const details = recordField(raw, 'output_tokens_details');
-  return compact({
+  return checkedUsage(compact({
     inputTokens: input + (cacheCreation ?? 0) + (cacheRead ?? 0),
     outputTokens,
     cachedInputTokens: cacheRead,
     cacheCreationInputTokens: cacheCreation,
-    reasoningTokens: details && numberField(details, 'thinking_tokens'),
-  });
+    reasoningTokens: details && tokenCountField(details, 'thinking_tokens', 'output_tokens_details.thinking_tokens'),
+  }));
 }
 
 /** Canonical → dialect B, always with both cache counters, as Anthropic sends them. */

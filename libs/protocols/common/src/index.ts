@@ -10,3 +10,4 @@ export * from './client-dialect';
 export * from './request-validation';
 export * from './decode-path';
 export * from './stream-pass-through';
+export * from './token-counts';

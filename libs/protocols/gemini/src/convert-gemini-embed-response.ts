@@ -5,7 +5,7 @@
  * is used. An answer without one vector per input is the upstream's failure.
  */
 import { GatewayError, type EmbeddingResponse } from '@rosetta/canonical';
-import { isNumber, isRecord, numberField, recordField } from '@rosetta/protocols/common';
+import { isNumber, isRecord, recordField, tokenCountField } from '@rosetta/protocols/common';
 
 export function convertGeminiEmbedResponse({ body, inputs }: { body: Record<string, unknown>; inputs: number }): EmbeddingResponse {
   const items = Array.isArray(body['embeddings']) ? body['embeddings'] : isRecord(body['embedding']) ? [body['embedding']] : undefined;
@@ -18,7 +18,7 @@ export function convertGeminiEmbedResponse({ body, inputs }: { body: Record<stri
   });
   const response: EmbeddingResponse = { model: '', embeddings };
   const usage = recordField(body, 'usageMetadata');
-  const prompt = usage && numberField(usage, 'promptTokenCount');
+  const prompt = usage && tokenCountField(usage, 'promptTokenCount', 'usageMetadata.promptTokenCount');
   if (prompt !== undefined) response.usage = { inputTokens: prompt, outputTokens: 0 };
   return response;
 }

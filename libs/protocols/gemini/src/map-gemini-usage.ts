@@ -5,7 +5,7 @@
  * counts out, so an absent count is 0.
  */
 import type { Usage } from '@rosetta/canonical';
-import { compact, isRecord, numberField } from '@rosetta/protocols/common';
+import { checkedUsage, compact, isRecord, tokenCountField } from '@rosetta/protocols/common';
 
 export interface GeminiUsageMetadata {
   promptTokenCount: number;
@@ -17,17 +17,17 @@ export interface GeminiUsageMetadata {
 
 const COUNTS = ['promptTokenCount', 'candidatesTokenCount', 'totalTokenCount', 'thoughtsTokenCount', 'toolUsePromptTokenCount'];
 
-/** Upstream `usageMetadata` → canonical; undefined when absent or without any count. */
+/** Upstream `usageMetadata` → canonical; undefined when absent or without any count; a count that is no token count throws. */
 export function mapGeminiUsage(raw: unknown): Usage | undefined {
-  if (!isRecord(raw) || !COUNTS.some((key) => numberField(raw, key) !== undefined)) return undefined;
-  const count = (key: string): number => numberField(raw, key) ?? 0;
-  const thoughts = numberField(raw, 'thoughtsTokenCount');
-  return compact({
+  if (!isRecord(raw) || !COUNTS.some((key) => tokenCountField(raw, key) !== undefined)) return undefined;
+  const count = (key: string): number => tokenCountField(raw, key) ?? 0;
+  const thoughts = tokenCountField(raw, 'thoughtsTokenCount');
+  return checkedUsage(compact({
     inputTokens: count('promptTokenCount') + count('toolUsePromptTokenCount'),
     outputTokens: count('candidatesTokenCount') + (thoughts ?? 0),
-    cachedInputTokens: numberField(raw, 'cachedContentTokenCount'),
+    cachedInputTokens: tokenCountField(raw, 'cachedContentTokenCount'),
     reasoningTokens: thoughts,
-  });
+  }));
 }
 
 /** Canonical → dialect C; thoughts and cached counts only when known, as Gemini omits zeros. */

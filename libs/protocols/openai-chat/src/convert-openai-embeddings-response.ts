@@ -4,7 +4,7 @@
  * the input usage. An answer that does not hold one vector per input is the upstream's failure.
  */
 import { GatewayError, type EmbeddingResponse } from '@rosetta/canonical';
-import { isNumber, isRecord, numberField, recordField, stringField } from '@rosetta/protocols/common';
+import { isNumber, isRecord, numberField, recordField, stringField, tokenCountField } from '@rosetta/protocols/common';
 import { decodeFloat32Base64 } from './float32-base64';
 
 export function convertOpenAIEmbeddingsResponse({ body, inputs }: { body: Record<string, unknown>; inputs: number }): EmbeddingResponse {
@@ -20,7 +20,7 @@ export function convertOpenAIEmbeddingsResponse({ body, inputs }: { body: Record
   });
   const response: EmbeddingResponse = { model: stringField(body, 'model') ?? '', embeddings };
   const usage = recordField(body, 'usage');
-  const prompt = usage && numberField(usage, 'prompt_tokens');
+  const prompt = usage && tokenCountField(usage, 'prompt_tokens', 'usage.prompt_tokens');
   if (prompt !== undefined) response.usage = { inputTokens: prompt, outputTokens: 0 };
   return response;
 }

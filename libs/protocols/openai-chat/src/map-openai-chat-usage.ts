@@ -4,23 +4,23 @@
  */
 import { totalTokens, type Usage } from '@rosetta/canonical';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { compact, isRecord, numberField, recordField } from '@rosetta/protocols/common';
+import { checkedUsage, compact, isRecord, recordField, tokenCountField } from '@rosetta/protocols/common';
 
-/** Upstream `usage` → canonical; undefined when absent or without the two totals. */
+/** Upstream `usage` → canonical; undefined when absent or without the two totals; a count that is no token count throws. */
 export function mapOpenAIChatUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
-  const inputTokens = numberField(raw, 'prompt_tokens');
-  const outputTokens = numberField(raw, 'completion_tokens');
+  const inputTokens = tokenCountField(raw, 'prompt_tokens');
+  const outputTokens = tokenCountField(raw, 'completion_tokens');
   if (inputTokens === undefined || outputTokens === undefined) return undefined;
   const promptDetails = recordField(raw, 'prompt_tokens_details');
   const completionDetails = recordField(raw, 'completion_tokens_details');
-  return compact({
+  return checkedUsage(compact({
     inputTokens,
     outputTokens,
-    cachedInputTokens: promptDetails && numberField(promptDetails, 'cached_tokens'),
-    cacheCreationInputTokens: promptDetails && numberField(promptDetails, 'cache_write_tokens'),
-    reasoningTokens: completionDetails && numberField(completionDetails, 'reasoning_tokens'),
-  });
+    cachedInputTokens: promptDetails && tokenCountField(promptDetails, 'cached_tokens', 'prompt_tokens_details.cached_tokens'),
+    cacheCreationInputTokens: promptDetails && tokenCountField(promptDetails, 'cache_write_tokens', 'prompt_tokens_details.cache_write_tokens'),
+    reasoningTokens: completionDetails && tokenCountField(completionDetails, 'reasoning_tokens', 'completion_tokens_details.reasoning_tokens'),
+  }));
 }
 
 /**

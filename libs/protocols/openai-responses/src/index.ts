@@ -8,3 +8,4 @@ export { OpenAIResponsesStreamScanner } from './openai-responses-stream-scanner'
 export { OpenAIResponsesPassThroughFraming } from './openai-responses-pass-through-framing';
 export { openAIResponsesUpstream } from './openai-responses.upstream';
 export { openAIResponsesDialect } from './openai-responses.dialect';
+export { mapOpenAIResponsesUsage } from './map-openai-responses-usage';

@@ -1,22 +1,22 @@
 import type { FinishReason, Usage } from '@rosetta/canonical';
-import { compact, isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
+import { checkedUsage, compact, isRecord, recordField, stringField, tokenCountField, type JsonObject } from '@rosetta/protocols/common';
 
 /** Responses usage → canonical (the same convention: input includes cached, output reasoning). */
 export function mapOpenAIResponsesUsage(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
-  const input = numberField(raw, 'input_tokens');
-  const output = numberField(raw, 'output_tokens');
+  const input = tokenCountField(raw, 'input_tokens');
+  const output = tokenCountField(raw, 'output_tokens');
   if (input === undefined || output === undefined) return undefined;
-  return compact({
+  return checkedUsage(compact({
     inputTokens: input,
     outputTokens: output,
-    cachedInputTokens: positive(recordField(raw, 'input_tokens_details'), 'cached_tokens'),
-    reasoningTokens: positive(recordField(raw, 'output_tokens_details'), 'reasoning_tokens'),
-  });
+    cachedInputTokens: positive(recordField(raw, 'input_tokens_details'), 'cached_tokens', 'input_tokens_details.cached_tokens'),
+    reasoningTokens: positive(recordField(raw, 'output_tokens_details'), 'reasoning_tokens', 'output_tokens_details.reasoning_tokens'),
+  }));
 }
 
-function positive(details: JsonObject | undefined, key: string): number | undefined {
-  const value = details && numberField(details, key);
+function positive(details: JsonObject | undefined, key: string, field: string): number | undefined {
+  const value = details && tokenCountField(details, key, field);
   return value ? value : undefined;
 }
 

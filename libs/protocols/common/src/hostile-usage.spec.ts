@@ -1,0 +1,82 @@
+import { GatewayError } from '@rosetta/canonical';
+import { mapAnthropicMessagesUsage } from '@rosetta/protocols/anthropic-messages';
+import { mapGeminiUsage } from '@rosetta/protocols/gemini';
+import { mapOpenAIChatUsage } from '@rosetta/protocols/openai-chat';
+import { mapOpenAIResponsesUsage } from '@rosetta/protocols/openai-responses';
+import { MALFORMED_USAGE, MAX_TOKEN_COUNT } from './token-counts';
+
+/** A count no upstream can mean: each one must fail the answer as malformed, never reach the ledger. */
+const HOSTILE: Array<[string, unknown]> = [
+  ['huge', 3_000_000_000],
+  ['negative', -200_000_000],
+  ['fractional', 12.5],
+  ['a string', '1200'],
+  ['infinite-looking', 1e308],
+  ['a boolean', true],
+  ['an object', { n: 1 }],
+];
+
+/** Each provider's usage block with one count replaced. */
+const MAPPERS: Array<[string, (count: unknown) => unknown]> = [
+  ['OpenAI chat prompt_tokens', (n) => mapOpenAIChatUsage({ prompt_tokens: n, completion_tokens: 5 })],
+  ['OpenAI chat completion_tokens', (n) => mapOpenAIChatUsage({ prompt_tokens: 5, completion_tokens: n })],
+  ['OpenAI chat cached_tokens', (n) => mapOpenAIChatUsage({ prompt_tokens: 5, completion_tokens: 5, prompt_tokens_details: { cached_tokens: n } })],
+  ['Anthropic input_tokens', (n) => mapAnthropicMessagesUsage({ input_tokens: n, output_tokens: 5 })],
+  ['Anthropic output_tokens', (n) => mapAnthropicMessagesUsage({ input_tokens: 5, output_tokens: n })],
+  ['Anthropic cache_read_input_tokens', (n) => mapAnthropicMessagesUsage({ input_tokens: 5, output_tokens: 5, cache_read_input_tokens: n })],
+  ['Gemini promptTokenCount', (n) => mapGeminiUsage({ promptTokenCount: n, candidatesTokenCount: 5 })],
+  ['Gemini candidatesTokenCount', (n) => mapGeminiUsage({ promptTokenCount: 5, candidatesTokenCount: n })],
+  ['Gemini thoughtsTokenCount', (n) => mapGeminiUsage({ promptTokenCount: 5, candidatesTokenCount: 5, thoughtsTokenCount: n })],
+  ['Responses input_tokens', (n) => mapOpenAIResponsesUsage({ input_tokens: n, output_tokens: 5 })],
+  ['Responses output_tokens', (n) => mapOpenAIResponsesUsage({ input_tokens: 5, output_tokens: n })],
+];
+
+function failure(run: () => unknown): GatewayError | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return error as GatewayError;
+  }
+}
+
+describe('upstream usage is validated as token counts (issue 26)', () => {
+  describe.each(MAPPERS)('%s', (_name, map) => {
+    it.each(HOSTILE)('refuses a count that is %s as a malformed, retryable upstream answer', (_kind, count) => {
+      const error = failure(() => map(count));
+      expect(error).toBeInstanceOf(GatewayError);
+      expect({ type: error!.type, status: error!.status, code: error!.code, retryable: error!.retryable }).toEqual({
+        type: 'upstream_error',
+        status: 502,
+        code: MALFORMED_USAGE,
+        retryable: true,
+      });
+      expect(error!.message).toMatch(/malformed usage/);
+    });
+
+    it('takes a count of 0', () => {
+      expect(failure(() => map(0))).toBeUndefined();
+    });
+  });
+
+  it('takes the largest count the ledger can store', () => {
+    expect(mapOpenAIChatUsage({ prompt_tokens: MAX_TOKEN_COUNT, completion_tokens: MAX_TOKEN_COUNT })).toEqual({ inputTokens: MAX_TOKEN_COUNT, outputTokens: MAX_TOKEN_COUNT });
+    expect(mapAnthropicMessagesUsage({ input_tokens: MAX_TOKEN_COUNT, output_tokens: 0 })?.inputTokens).toBe(MAX_TOKEN_COUNT);
+  });
+
+  it('refuses counts that only overflow once a provider adds them up (Anthropic input plus cache)', () => {
+    const error = failure(() => mapAnthropicMessagesUsage({ input_tokens: MAX_TOKEN_COUNT, output_tokens: 1, cache_read_input_tokens: 10 }));
+    expect(error?.code).toBe(MALFORMED_USAGE);
+  });
+
+  it('refuses parts larger than their whole: cached input beyond the prompt, reasoning beyond the output', () => {
+    expect(failure(() => mapOpenAIChatUsage({ prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 11 } }))?.code).toBe(MALFORMED_USAGE);
+    expect(failure(() => mapOpenAIChatUsage({ prompt_tokens: 10, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 6 } }))?.code).toBe(MALFORMED_USAGE);
+    expect(failure(() => mapGeminiUsage({ promptTokenCount: 10, candidatesTokenCount: 5, cachedContentTokenCount: 11 }))?.code).toBe(MALFORMED_USAGE);
+  });
+
+  it('still reads absent and null counts as unreported', () => {
+    expect(mapOpenAIChatUsage({ prompt_tokens: 3, completion_tokens: null })).toBeUndefined();
+    expect(mapGeminiUsage({ promptTokenCount: 7, thoughtsTokenCount: null })).toEqual({ inputTokens: 7, outputTokens: 0 });
+  });
+});
