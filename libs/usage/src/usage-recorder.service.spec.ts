@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { DialectId } from '@rosetta/canonical';
 import { createDataSource, migrate } from '@rosetta/persistence';
 import type { AppLogger } from '@rosetta/platform';
 import { Client } from 'pg';
@@ -22,7 +23,7 @@ async function admin(sql: string): Promise<void> {
 
 /** A closed request's draft with these token counts (the row the recorder queues). */
 function draft(inputTokens: number, requestedModel = 'rosetta/gpt-4o-mini'): UsageDraft {
-  const d = new UsageDraft({ requestId: `req_${randomBytes(8).toString('hex')}`, dialect: 'openai-chat' });
+  const d = new UsageDraft({ requestId: `req_${randomBytes(8).toString('hex')}`, dialect: 'openai' as DialectId });
   d.planned(requestedModel, false, undefined);
   d.reported({ inputTokens, outputTokens: 1 });
   return d;
