@@ -6,6 +6,7 @@ import { costUsd, roundUsd, UsageRecorderService, type TokenPricing, type UsageD
 import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
+import { ClientAbortedError } from './gateway-errors';
 import { ExecutorService } from './executor.service';
 import type { CallContext, ChatStream, CompletionOutcome, StreamOutcome } from './outcome';
 import { RoutingService } from './routing.service';
@@ -43,7 +44,7 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
-    ctx.usage?.planned(request.model, false, plan.route);
+    ctx.usage?.planned(request.model, false, plan.route, promptTokens);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade';
@@ -59,7 +60,7 @@ export class ChatService {
       void reservation?.settle(used ? totalTokens(used) : promptTokens);
       return outcome;
     } catch (error) {
-      void reservation?.settle(0);
+      void reservation?.settle(abandonedTokens(error, ctx, promptTokens));
       throw error;
     }
   }
@@ -72,7 +73,7 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
-    ctx.usage?.planned(request.model, true, plan.route);
+    ctx.usage?.planned(request.model, true, plan.route, promptTokens);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade' ? await this.streamCascade(plan, request, ctx) : undefined;
@@ -82,7 +83,7 @@ export class ChatService {
       const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed };
       return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, settle) };
     } catch (error) {
-      void reservation?.settle(0);
+      void reservation?.settle(abandonedTokens(error, ctx, promptTokens));
       throw error;
     }
   }
@@ -204,6 +205,11 @@ function charge(reported: Usage, { draft, pricing, probes, replayed }: SettleOpt
   }
   draft?.reported(reported);
   return { usage: reported, costUsd: costUsd(reported, pricing) };
+}
+
+/** A request that failed before its answer holds the prompt's tokens when its client left after the call went out (the draft charges them too). */
+function abandonedTokens(error: unknown, ctx: CallContext, promptTokens: number): number {
+  return error instanceof ClientAbortedError && (ctx.usage?.attempts ?? 0) > 0 ? promptTokens : 0;
 }
 
 /** Puts the answer's cost in its usage (dialect A's usage.cost) and its meta (x-rosetta-cost-usd). */

@@ -30,7 +30,7 @@ export class EmbeddingService {
   async embed(request: EmbeddingRequest, ctx: CallContext): Promise<EmbeddingOutcome> {
     const tokens = estimateEmbeddingTokens(request.inputs);
     const plan = this.routing.planEmbedding(request, { largestInputTokens: tokens.largest }, { allowed: ctx.key?.models });
-    ctx.usage?.planned(request.model, false, undefined);
+    ctx.usage?.planned(request.model, false, undefined, tokens.total);
     const reservation = await this.chat.admit({}, ctx, tokens.total, plan);
     try {
       const outcome = await this.executor.embed(plan, request, ctx);

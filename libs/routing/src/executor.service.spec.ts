@@ -347,3 +347,22 @@ describe('ExecutorService: embeddings take the same attempts, retries, fallbacks
     expect(adapter.calls[0]!.target.apiKey).toBe('sk-callers-own-key');
   });
 });
+
+describe('ExecutorService: no request outlives its budget hold (issue 26)', () => {
+  it('caps a caller endpoint_overrides timeout at the operator total time-out', async () => {
+    const { executor, adapter, config } = setup({ a: ok });
+    const routing = { providerConfigs: { acme: { endpoint_overrides: { 'rosetta/a': { timeout: 2 ** 31 } } } } };
+    await executor.complete(plan('a'), request(false, routing), context());
+    expect(adapter.calls[0]!.target.timeouts.totalMs).toBe(config.timeouts.totalMs);
+    const shorter = { providerConfigs: { acme: { endpoint_overrides: { 'rosetta/a': { timeout: 250 } } } } };
+    await executor.complete(plan('a'), request(false, shorter), context());
+    expect(adapter.calls[1]!.target.timeouts.totalMs).toBe(250);
+  });
+
+  it('starts no attempt once the operator total time-out since the request began has run out', async () => {
+    const { executor, adapter, config } = setup({ a: ok });
+    const usage = new UsageDraft({ requestId: 'req_old', dialect: 'openai', startedAt: Date.now() - config.timeouts.totalMs - 1 });
+    await expect(executor.complete(plan('a'), request(), { ...context(), usage })).rejects.toMatchObject({ status: 504, type: 'upstream_error' });
+    expect(adapter.calls).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GatewayError, type CanonicalRequest, type EmbeddingRequest, type RoutingPreferences, type TranslationWarning } from '@rosetta/canonical';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
-import { PROVIDER_ADAPTERS, type ProviderAdapter, type UpstreamLeg, type UpstreamTarget } from '@rosetta/providers';
+import { PROVIDER_ADAPTERS, upstreamTimeout, type ProviderAdapter, type UpstreamLeg, type UpstreamTarget } from '@rosetta/providers';
 import { ENDPOINT_HEALTH, type EndpointHealthPort } from '@rosetta/registry';
 import type { Attempt, RoutePlan } from './attempt';
 import { AttemptHealth } from './attempt-health';
@@ -101,6 +101,9 @@ export class ExecutorService {
   ): Promise<T> {
     let lastError: GatewayError | undefined;
     let count = 0;
+    // Every attempt of the request, retries and fallbacks included, ends by the operator's total
+    // time-out from the request's start: its budget hold outlives that by a margin, never the request.
+    const deadline = (ctx.usage?.startedAt ?? Date.now()) + this.config.timeouts.totalMs;
     for (let index = 0; index < plan.attempts.length; index++) {
       const attempt = plan.attempts[index]!;
       const hasNext = index < plan.attempts.length - 1;
@@ -110,9 +113,11 @@ export class ExecutorService {
       try {
         for (let retry = 0; ; retry++) {
           if (ctx.signal.aborted) throw new ClientAbortedError();
+          const remainingMs = deadline - Date.now();
+          if (remainingMs <= 0) throw lastError ?? upstreamTimeout('the answer');
           count++;
-          ctx.usage?.attempted(count, target.provider);
-          const lifetime = attemptSignal(ctx.signal, target.timeouts.totalMs);
+          ctx.usage?.attempted(count, target.provider, attempt.model, attempt.pricing);
+          const lifetime = attemptSignal(ctx.signal, Math.min(target.timeouts.totalMs, remainingMs));
           const { signal } = lifetime;
           const started = Date.now();
           const span = ctx.trace?.attempt(attempt.model, target, count, operation);

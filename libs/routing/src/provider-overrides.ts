@@ -5,7 +5,9 @@ import { vetUpstreamUrl, type UpstreamTarget } from '@rosetta/providers';
  * ARCHITECTURE §4.9, per attempt: `api_key` brings the caller's own key; a `base_url` (for the
  * provider or one model) is honoured only beside an `api_key` in the same override — the
  * operator's keys never go to a caller-chosen host — and only through the SSRF guard, whose
- * pinned dispatcher defeats DNS rebinding. `timeout` is in milliseconds.
+ * pinned dispatcher defeats DNS rebinding. `timeout` is in milliseconds, and only ever shortens the
+ * operator's: a budget hold lives as long as the operator's time-out (plus a margin), so a caller
+ * who could lengthen it would be admitted against money still in flight (issue 26).
  */
 export async function applyProviderOverrides(
   target: UpstreamTarget,
@@ -32,9 +34,10 @@ export async function applyProviderOverrides(
     if (!Number.isInteger(endpoint.timeout) || endpoint.timeout <= 0) {
       throw GatewayError.invalidRequest(`${param}.endpoint_overrides.${model}.timeout must be a positive whole number of milliseconds`, `${param}.endpoint_overrides.${model}.timeout`);
     }
-    next.timeouts.totalMs = endpoint.timeout;
-    next.timeouts.firstByteMs = Math.min(next.timeouts.firstByteMs, endpoint.timeout);
-    next.timeouts.idleMs = Math.min(next.timeouts.idleMs, endpoint.timeout);
+    const timeout = Math.min(endpoint.timeout, target.timeouts.totalMs);
+    next.timeouts.totalMs = timeout;
+    next.timeouts.firstByteMs = Math.min(next.timeouts.firstByteMs, timeout);
+    next.timeouts.idleMs = Math.min(next.timeouts.idleMs, timeout);
   }
   return next;
 }

@@ -41,3 +41,46 @@ describe('usage cost', () => {
     expect(toUsageRow(cut, 200, 10)).toEqual(expect.objectContaining({ inputTokens: 100, outputTokens: 11 }));
   });
 });
+
+describe('a request abandoned by its client (issue 26)', () => {
+  const pricing = { prompt: '0.000001', completion: '0.000005' };
+  const draft = (): UsageDraft => {
+    const d = new UsageDraft({ requestId: 'r', dialect: 'openai', startedAt: 1000 });
+    d.planned('rosetta/gpt-4o-mini', false, undefined, 1200);
+    return d;
+  };
+
+  it('charges the estimated prompt at the attempted model\'s prices once a call went out', () => {
+    const d = draft();
+    d.attempted(1, 'openai', 'rosetta/gpt-4o-mini', pricing);
+    d.disconnected();
+    d.abandoned();
+    expect(toUsageRow(d, 499, 1500)).toEqual(
+      expect.objectContaining({ errorType: 'client_disconnected', servedModel: 'rosetta/gpt-4o-mini', inputTokens: 1200, outputTokens: 0, costUsd: 0.0012 }),
+    );
+  });
+
+  it('charges nothing when no call went out, and keeps what a cut stream already charged', () => {
+    const early = draft();
+    early.disconnected();
+    early.abandoned();
+    expect(toUsageRow(early, 499, 1500)).toEqual(expect.objectContaining({ inputTokens: 0, costUsd: 0 }));
+
+    const cut = draft();
+    cut.attempted(1, 'openai', 'rosetta/gpt-4o-mini', pricing);
+    cut.served('rosetta/gpt-4o-mini', 'openai', pricing);
+    cut.cutShort(1200, 400);
+    cut.disconnected();
+    cut.abandoned();
+    expect(toUsageRow(cut, 200, 1500)).toEqual(expect.objectContaining({ inputTokens: 1200, outputTokens: 100, costUsd: 0.0017 }));
+  });
+
+  it('leaves a request that failed for another reason as it was', () => {
+    const d = draft();
+    d.attempted(1, 'openai', 'rosetta/gpt-4o-mini', pricing);
+    d.failed('upstream_error');
+    d.disconnected();
+    d.abandoned();
+    expect(toUsageRow(d, 502, 1500)).toEqual(expect.objectContaining({ errorType: 'upstream_error', inputTokens: 0, costUsd: 0 }));
+  });
+});

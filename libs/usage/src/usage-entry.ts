@@ -48,6 +48,11 @@ export class UsageDraft {
   costUsd?: number;
   /** The cost its ledger row was recorded with, once it has been: the draft is closed. */
   recordedCostUsd?: number;
+  /** The prompt's tokens as estimated before the call: the least an abandoned request is charged. */
+  promptTokens?: number;
+  /** The model and prices of the attempt that went out last, for a request that never got an answer. */
+  private attemptedModel?: string;
+  private attemptedPricing?: TokenPricing;
 
   constructor(init: UsageDraftInit) {
     this.requestId = init.requestId;
@@ -58,17 +63,20 @@ export class UsageDraft {
     this.startedAt = init.startedAt ?? Date.now();
   }
 
-  /** What was asked for and how it was routed. */
-  planned(requestedModel: string, streamed: boolean, route: string | undefined): void {
+  /** What was asked for, how it was routed, and the prompt's estimated tokens. */
+  planned(requestedModel: string, streamed: boolean, route: string | undefined, promptTokens?: number): void {
     this.requestedModel = requestedModel;
     this.streamed = streamed;
     if (route !== undefined) this.route = route;
+    if (promptTokens !== undefined) this.promptTokens = promptTokens;
   }
 
-  /** Attempt `count` went out to `provider`. */
-  attempted(count: number, provider: string): void {
+  /** Attempt `count` went out to `provider`, for `model` at `pricing`. */
+  attempted(count: number, provider: string, model?: string, pricing?: TokenPricing): void {
     this.attempts = count;
     this.provider = provider;
+    this.attemptedModel = model;
+    this.attemptedPricing = pricing;
   }
 
   /** What served the answer, at which prices. */
@@ -108,6 +116,19 @@ export class UsageDraft {
   /** The client went away first (unless a failure was already named). */
   disconnected(): void {
     this.errorType ??= 'client_disconnected';
+  }
+
+  /**
+   * The client went away after an upstream call went out and before any usage came back: the
+   * provider bills the prompt all the same, so the row charges the estimated prompt at the
+   * attempted model's prices (issue 26). A stream cut after its start has charged the prompt and
+   * the output relayed already (`cutShort`); a request cut before any call went out costs nothing.
+   */
+  abandoned(): void {
+    if (this.errorType !== 'client_disconnected' || this.attempts === 0 || this.usage !== undefined || this.costUsd !== undefined) return;
+    this.usage = { inputTokens: this.promptTokens ?? 0, outputTokens: 0 };
+    this.servedModel ??= this.attemptedModel;
+    this.pricing ??= this.attemptedPricing;
   }
 
   /** Its row was recorded at this cost: the draft is closed. */

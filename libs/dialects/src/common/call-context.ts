@@ -24,6 +24,7 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     // closed request"), not the 200 a response object holds by default.
     // Whatever is still relaying (a stream the client cut) writes what it has used so far first.
     for (const fill of beforeRecord) fill();
+    usage.abandoned();
     onClose?.(usage, res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST);
   });
   return {
