@@ -1,5 +1,6 @@
 import type { CanonicalRequest, ContentPart, EmbeddingInput, Message } from '@rosetta/canonical';
 import { countTokens } from 'gpt-tokenizer';
+import { audioTokens, documentTokens, imageTokens } from './media-tokens';
 
 /**
  * Prompt tokens estimated with a real BPE tokenizer (o200k). Providers tokenise differently, so
@@ -13,9 +14,6 @@ import { countTokens } from 'gpt-tokenizer';
  * those gave (never below one token per five characters).
  */
 const PER_MESSAGE = 4;
-const PER_IMAGE = 1_000;
-const PER_DOCUMENT = 1_500;
-const PER_AUDIO = 1_000;
 
 /** Characters per request tokenised exactly (~2 ms of ordinary text). */
 export const EXACT_CHAR_BUDGET = 64 * 1024;
@@ -104,14 +102,14 @@ function addPart(tally: TokenTally, part: ContentPart): void {
       for (const inner of part.content) addPart(tally, inner);
       return;
     case 'image':
-      tally.add(PER_IMAGE);
+      tally.add(imageTokens(part.source, part.detail));
       return;
     case 'document':
       if (part.source.kind === 'text') tally.text(part.source.data);
-      else tally.add(PER_DOCUMENT);
+      else tally.add(documentTokens(part.source));
       return;
     case 'audio':
-      tally.add(PER_AUDIO);
+      tally.add(audioTokens(part.data, part.format));
       return;
     case 'redacted_thinking':
       tally.add(Math.ceil(part.data.length / 4));

@@ -13,7 +13,7 @@ import type { RoutingService } from './routing.service';
 /** A budget hold that remembers how it was settled. */
 function hold(): BudgetHold & { settled: number[] } {
   const settled: number[] = [];
-  return { settled, settle: (cost) => settled.push(cost) };
+  return { settled, capUsd: Infinity, settle: (cost) => settled.push(cost) };
 }
 
 /**

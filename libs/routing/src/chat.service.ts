@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { addUsage, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
 import { runCascade, replayAsStream, type CascadeDeps, type CascadeProgress } from './cascade-run';
 import { estimatePromptTokens, type BudgetHold, type TokenReservation } from '@rosetta/limits';
-import { costUsd, roundUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
+import { capCost, costUsd, roundUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
 import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
@@ -35,9 +35,16 @@ export class ChatService {
    * the hold exists: the draft keeps the recorded cost, and `admit` settles the late hold to it.
    */
   recordUsage(draft: UsageDraft, status: number): void {
+    const hold = this.holds.get(draft);
+    if (hold) draft.chargeCapUsd = hold.capUsd;
     const row = this.recorder.record(draft, status);
     draft.closed(row.costUsd);
-    this.holds.get(draft)?.settle(row.costUsd);
+    hold?.settle(row.costUsd);
+  }
+
+  /** What the request is charged for `cost`: within its budget hold's cap, when it has one. */
+  private charged(ctx: CallContext, cost: number): number {
+    return capCost(cost, ctx.usage && this.holds.get(ctx.usage)?.capUsd).charged;
   }
 
   async complete(request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
@@ -54,7 +61,8 @@ export class ChatService {
       if (!cascaded) ctx.usage?.reported(outcome.response.usage);
       this.mixture.remember(sticky, outcome.meta.model);
       const used = cascaded ? ctx.usage?.usage : outcome.response.usage;
-      priceAnswer(outcome, cascaded ? ctx.usage?.costUsd : costUsd(outcome.response.usage, outcome.meta.pricing));
+      const cost = cascaded ? ctx.usage?.costUsd : costUsd(outcome.response.usage, outcome.meta.pricing);
+      priceAnswer(outcome, cost === undefined ? undefined : this.charged(ctx, cost));
       // Not awaited: the settle is queued on the limiter's Redis connection before anything a
       // later request sends, so the order holds without a round trip before the answer.
       void reservation?.settle(used ? totalTokens(used) : promptTokens);
@@ -80,7 +88,7 @@ export class ChatService {
       const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx, options.passThrough));
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
-      const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed };
+      const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed, charged: (cost: number) => this.charged(ctx, cost) };
       return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, settle) };
     } catch (error) {
       void reservation?.settle(abandonedTokens(error, ctx, promptTokens));
@@ -147,6 +155,8 @@ interface SettleOptions {
   probes?: CascadeProgress;
   /** A streamed cascade answered by a probe: the draft already holds every model's usage and cost. */
   replayed?: boolean;
+  /** What the request is charged for a cost (its budget hold's cap). */
+  charged?(cost: number): number;
 }
 
 /**
@@ -172,7 +182,7 @@ async function* settleWhenDone(events: AsyncIterable<StreamEvent>, options: Sett
         const charged = charge(reported, options);
         usage = totalTokens(charged.usage);
         // The caller sees what it is charged in the usage it is sent (dialect A's usage.cost).
-        yield { ...event, usage: { ...reported, costUsd: charged.costUsd } };
+        yield { ...event, usage: { ...reported, costUsd: options.charged ? options.charged(charged.costUsd) : charged.costUsd } };
         continue;
       }
       if (event.type === 'error') draft?.failed(event.error.type);

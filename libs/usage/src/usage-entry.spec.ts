@@ -1,4 +1,4 @@
-import { costUsd, toUsageRow, UsageDraft } from './usage-entry';
+import { capCost, costUsd, toUsageRow, UsageDraft } from './usage-entry';
 
 describe('usage cost', () => {
   const pricing = { prompt: '0.000001', completion: '0.000005', input_cache_read: '0.0000001', input_cache_write: '0.00000125' };
@@ -82,5 +82,20 @@ describe('a request abandoned by its client (issue 26)', () => {
     d.disconnected();
     d.abandoned();
     expect(toUsageRow(d, 502, 1500)).toEqual(expect.objectContaining({ errorType: 'upstream_error', inputTokens: 0, costUsd: 0 }));
+  });
+});
+
+describe('a charge past its budget hold (issue 26)', () => {
+  it('charges at most the cap and records what the usage cost beyond it', () => {
+    const d = new UsageDraft({ requestId: 'r', dialect: 'openai', startedAt: 1000 });
+    d.served('rosetta/gpt-4o-mini', 'openai', { prompt: '0.00000015', completion: '0.0000006' });
+    d.reported({ inputTokens: 2_000_000_000, outputTokens: 0 });
+    d.chargeCapUsd = 0.02;
+    expect(toUsageRow(d, 200, 1500)).toEqual(expect.objectContaining({ costUsd: 0.02, unchargedUsd: 299.98 }));
+  });
+
+  it('leaves a cost within the cap, or without one, as it is', () => {
+    expect(capCost(0.01, 0.02)).toEqual({ charged: 0.01 });
+    expect(capCost(5, undefined)).toEqual({ charged: 5 });
   });
 });

@@ -48,6 +48,8 @@ export class UsageDraft {
   costUsd?: number;
   /** The cost its ledger row was recorded with, once it has been: the draft is closed. */
   recordedCostUsd?: number;
+  /** The most the request may be charged (its budget hold's cap); the rest is recorded as uncharged. */
+  chargeCapUsd?: number;
   /** The prompt's tokens as estimated before the call: the least an abandoned request is charged. */
   promptTokens?: number;
   /** The model and prices of the attempt that went out last, for a request that never got an answer. */
@@ -212,8 +214,15 @@ export function roundUsd(value: number): number {
   return Math.round(value * 1e12) / 1e12;
 }
 
+/** A cost within `capUsd` (when there is one), and what it went past it by. */
+export function capCost(cost: number, capUsd: number | undefined): { charged: number; uncharged?: number } {
+  if (capUsd === undefined || cost <= capUsd) return { charged: cost };
+  return { charged: roundUsd(capUsd), uncharged: roundUsd(cost - capUsd) };
+}
+
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
-  return {
+  const cost = capCost(draft.costUsd ?? costUsd(draft.usage, draft.pricing), draft.chargeCapUsd);
+  const row: UsageRow = {
     requestId: draft.requestId,
     clientRequestId: draft.clientRequestId ?? null,
     teamId: draft.teamId ?? null,
@@ -228,7 +237,7 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     outputTokens: draft.usage?.outputTokens ?? 0,
     cachedTokens: draft.usage?.cachedInputTokens ?? 0,
     reasoningTokens: draft.usage?.reasoningTokens ?? 0,
-    costUsd: draft.costUsd ?? costUsd(draft.usage, draft.pricing),
+    costUsd: cost.charged,
     latencyMs: Math.max(0, now - draft.startedAt),
     ttftMs: draft.ttftMs ?? null,
     streamed: draft.streamed,
@@ -236,4 +245,6 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     route: draft.route ?? null,
     createdAt: new Date(draft.startedAt),
   };
+  if (cost.uncharged !== undefined) row.unchargedUsd = cost.uncharged;
+  return row;
 }

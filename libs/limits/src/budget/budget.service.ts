@@ -50,8 +50,17 @@ export interface PreparedHold {
 
 /** A reservation against every budget of a request; settle it once, with the request's real cost. */
 export interface BudgetHold {
+  /**
+   * The most the request may be charged: `MAX_SETTLE_FACTOR` times what it held. Estimates are
+   * estimates (another tokenizer, an image's real size), but a report of many times the hold is
+   * not a request the budget agreed to; the excess is recorded on the ledger row, not charged.
+   */
+  readonly capUsd: number;
   settle(costUsd: number): void;
 }
+
+/** How far past its hold one request's charge may go (issue 26). */
+export const MAX_SETTLE_FACTOR = 2;
 
 const REDIS_TIMEOUT_MS = 1_500;
 
@@ -115,17 +124,22 @@ export class BudgetService {
   /** Takes a prepared hold in the budget store (seeding counters from the ledger as needed). */
   async reservePrepared(hold: PreparedHold): Promise<BudgetHold> {
     const store = await this.run((store) => this.reserveIn(store, hold));
-    return this.holdOf((nanos) => store.settle(hold.counters, hold.holdId, nanos));
+    return this.holdOf(hold.amount, (nanos) => store.settle(hold.counters, hold.holdId, nanos));
   }
 
-  /** A hold taken elsewhere (the joint admission script): `send` charges the real cost, once. */
-  holdOf(send: (actualNanos: number) => Promise<void>): BudgetHold {
+  /**
+   * A hold of `amount` nano-dollars taken elsewhere (the joint admission script): `send` charges
+   * the real cost, once, and never more than the hold's cap.
+   */
+  holdOf(amount: number, send: (actualNanos: number) => Promise<void>): BudgetHold {
     let settled = false;
+    const capUsd = toUsd(amount) * MAX_SETTLE_FACTOR;
     return {
+      capUsd,
       settle: (costUsd: number) => {
         if (settled) return;
         settled = true;
-        send(toNanos(costUsd)).catch((error: unknown) => {
+        send(toNanos(Math.min(costUsd, capUsd))).catch((error: unknown) => {
           this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: settlement failed');
         });
       },
