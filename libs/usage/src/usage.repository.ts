@@ -175,6 +175,7 @@ export function presentLedgerRow(row: Record<string, unknown>): Record<string, u
   return {
     ...row,
     cost_usd: usdString(Number(row['cost_usd'] ?? 0)),
+    uncharged_usd: row['uncharged_usd'] === null || row['uncharged_usd'] === undefined ? null : usdString(Number(row['uncharged_usd'])),
     created_at: created instanceof Date ? created.toISOString() : created,
   };
 }
