@@ -23,7 +23,7 @@ export interface RawExchange {
   failure?: string;
 }
 
-function request(baseUrl: string, key: string, call: DialectCall): { url: string; init: RequestInit } {
+export function dialectRequest(baseUrl: string, key: string, call: DialectCall): { url: string; init: RequestInit } {
   const routing = call.fallbacks ? { models: call.fallbacks } : {};
   const json = { 'content-type': 'application/json', ...call.headers };
   switch (call.dialect) {
@@ -61,7 +61,7 @@ function request(baseUrl: string, key: string, call: DialectCall): { url: string
  * exchange is reported as `hung` with whatever had arrived.
  */
 export async function callDialect(baseUrl: string, key: string, call: DialectCall, guardMs: number): Promise<RawExchange> {
-  const { url, init } = request(baseUrl, key, call);
+  const { url, init } = dialectRequest(baseUrl, key, call);
   const controller = new AbortController();
   const guard = setTimeout(() => controller.abort(), guardMs);
   const seen: RawExchange = { body: '' };
