@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { GatewayError } from '@rosetta/canonical';
 import { mapAnthropicMessagesUsage } from '@rosetta/protocols/anthropic-messages';
 import { mapGeminiUsage } from '@rosetta/protocols/gemini';
@@ -78,5 +79,44 @@ describe('upstream usage is validated as token counts (issue 26)', () => {
   it('still reads absent and null counts as unreported', () => {
     expect(mapOpenAIChatUsage({ prompt_tokens: 3, completion_tokens: null })).toBeUndefined();
     expect(mapGeminiUsage({ promptTokenCount: 7, thoughtsTokenCount: null })).toEqual({ inputTokens: 7, outputTokens: 0 });
+  });
+});
+
+describe('fuzzed usage blocks (issue 26)', () => {
+  /** Any count an upstream could send: huge, negative, fractional, strings, other types, or a real count. */
+  const count = fc.oneof(
+    fc.nat({ max: 1_000_000 }),
+    fc.integer(),
+    fc.maxSafeInteger(),
+    fc.double({ noNaN: false }),
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom(null, true, [], {}, '1e9', 3_000_000_000, -1, 0.5, MAX_TOKEN_COUNT, MAX_TOKEN_COUNT + 1),
+  );
+  const block = (keys: string[]) => fc.record(Object.fromEntries(keys.map((k) => [k, count])), { requiredKeys: [] });
+
+  const inRange = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_TOKEN_COUNT;
+
+  /** A usage that reached the ledger: every count a storable token count, every part within its whole. */
+  function sound(usage: Record<string, unknown> | undefined): boolean {
+    if (usage === undefined) return true;
+    const parts = ['inputTokens', 'outputTokens', 'cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'].filter((k) => usage[k] !== undefined);
+    const n = (k: string) => (usage[k] as number | undefined) ?? 0;
+    return parts.every((k) => inRange(usage[k])) && n('cachedInputTokens') + n('cacheCreationInputTokens') <= n('inputTokens') && n('reasoningTokens') <= n('outputTokens');
+  }
+
+  it.each([
+    ['OpenAI chat', block(['prompt_tokens', 'completion_tokens']), (raw: unknown) => mapOpenAIChatUsage(raw)],
+    ['Anthropic', block(['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']), (raw: unknown) => mapAnthropicMessagesUsage(raw)],
+    ['Gemini', block(['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'cachedContentTokenCount', 'toolUsePromptTokenCount']), (raw: unknown) => mapGeminiUsage(raw)],
+    ['Responses', block(['input_tokens', 'output_tokens']), (raw: unknown) => mapOpenAIResponsesUsage(raw)],
+  ] as const)('%s: a usage is sound or the answer is malformed, nothing else', (_name, arbitrary, map) => {
+    fc.assert(
+      fc.property(arbitrary, (raw) => {
+        const error = failure(() => map(raw));
+        if (error) return error instanceof GatewayError && error.code === MALFORMED_USAGE && error.status === 502;
+        return sound(map(raw) as Record<string, unknown> | undefined);
+      }),
+      { seed: 2626, numRuns: 2_000 },
+    );
   });
 });
