@@ -106,14 +106,19 @@ describe('teams, dollar budgets and model allow-lists across replicas', () => {
       body: JSON.stringify({ model: 'rosetta/claude-haiku-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(anthropic.status).toBe(402);
-    expect(await anthropic.json()).toMatchObject({ type: 'error', error: { type: 'budget_exceeded', message: expect.stringContaining('total budget and this request may cost up to') } });
+    const capped = (await anthropic.json()) as any;
+    expect(capped).toMatchObject({ type: 'error', error: { type: 'budget_exceeded', message: expect.stringContaining('total budget and this request may cost up to') } });
+    expect(capped.error.message).not.toContain('max_tokens');
     const gemini = await fetch(`${b.url}/v1beta/models/rosetta/gpt-4o-mini:generateContent`, {
       method: 'POST',
       headers: { 'x-goog-api-key': key.key, 'content-type': 'application/json' },
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
     });
     expect(gemini.status).toBe(402);
-    expect(await gemini.json()).toMatchObject({ error: { code: 402, status: 'FAILED_PRECONDITION', type: 'budget_exceeded' } });
+    // Without max_tokens the hold is the model's whole output limit: the refusal says how to hold less.
+    const uncapped = (await gemini.json()) as any;
+    expect(uncapped).toMatchObject({ error: { code: 402, status: 'FAILED_PRECONDITION', type: 'budget_exceeded' } });
+    expect(uncapped.error.message).toContain('(set max_tokens to hold less: without it the request holds the model\'s whole output limit)');
     // Removing the budget lifts it.
     expect((await adminCall(b, 'PATCH', `/admin/keys/${key.id}`, { budget_usd: null, budget_period: null })).status).toBe(200);
     for (let i = 0; i < 100 && status !== 200; i++) status = (await ask(a, key.key)).status;

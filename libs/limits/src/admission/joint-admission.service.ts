@@ -43,7 +43,7 @@ export class JointAdmissionService {
    */
   async admit(key: ApiKeyRecord, request: TokenRequest, maxCostUsd: () => number, count?: RequestCount): Promise<Admission> {
     const now = Date.now();
-    const hold = this.budgets.prepare(key, maxCostUsd(), now);
+    const hold = this.budgets.prepare(key, maxCostUsd(), now, request.maxOutput === undefined);
     return (await this.together(key, request, hold, count, now)) ?? this.separately(key, request, hold, count);
   }
 

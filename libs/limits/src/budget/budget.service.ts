@@ -46,6 +46,8 @@ export interface PreparedHold {
   amount: number;
   holdId: string;
   now: number;
+  /** The request set no max_tokens: it holds the endpoint's whole output limit, which its refusal says. */
+  outputUncapped?: boolean;
 }
 
 /** A reservation against every budget of a request; settle it once, with the request's real cost. */
@@ -108,17 +110,17 @@ export class BudgetService {
    * Holds `maxCostUsd` in every budget of the key, or throws 402 `budget_exceeded` naming the
    * first budget that cannot cover it and when it resets. No budgets: nothing to do, no I/O.
    */
-  async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now()): Promise<BudgetHold | undefined> {
-    const hold = this.prepare(key, maxCostUsd, now);
+  async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now(), outputUncapped = false): Promise<BudgetHold | undefined> {
+    const hold = this.prepare(key, maxCostUsd, now, outputUncapped);
     return hold && this.reservePrepared(hold);
   }
 
   /** What a hold of `maxCostUsd` on the key's budgets is made of (no I/O); undefined without budgets. */
-  prepare(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now()): PreparedHold | undefined {
+  prepare(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now(), outputUncapped = false): PreparedHold | undefined {
     const scopes = this.scopesFor(key);
     if (scopes.length === 0) return undefined;
     const windows = scopes.map((s) => this.windowOf(s.budget.period, now));
-    return { scopes, windows, counters: scopes.map((s, i) => counterOf(s, windows[i]!)), amount: toNanos(maxCostUsd), holdId: randomUUID(), now };
+    return { scopes, windows, counters: scopes.map((s, i) => counterOf(s, windows[i]!)), amount: toNanos(maxCostUsd), holdId: randomUUID(), now, outputUncapped };
   }
 
   /** Takes a prepared hold in the budget store (seeding counters from the ledger as needed). */
@@ -148,7 +150,7 @@ export class BudgetService {
 
   /** The 402 for a hold that budget `index` cannot take. */
   refusal(hold: PreparedHold, index: number, spent: number, held: number): GatewayError {
-    return budgetExceeded(hold.scopes[index]!, hold.windows[index]!, spent + held, hold.amount);
+    return budgetExceeded(hold.scopes[index]!, hold.windows[index]!, spent + held, hold.amount, hold.outputUncapped === true);
   }
 
   /** The current window of each period, computed again only when it has reset. */
@@ -234,11 +236,13 @@ function usd(value: number): string {
   return `$${value.toFixed(value < 1 ? 4 : 2)}`;
 }
 
-function budgetExceeded(scope: BudgetScope, window: PeriodWindow, used: number, amount: number): GatewayError {
+function budgetExceeded(scope: BudgetScope, window: PeriodWindow, used: number, amount: number, outputUncapped: boolean): GatewayError {
   const resets = window.resetsAt ? `it resets at ${window.resetsAt.toISOString()}` : 'it does not reset';
+  // Without max_tokens a request holds the model's whole output limit: usually most of the hold.
+  const lower = outputUncapped ? ' (set max_tokens to hold less: without it the request holds the model\'s whole output limit)' : '';
   return new GatewayError(
     'budget_exceeded',
-    `Budget exceeded: ${scope.kind} '${scope.name}' has used ${usd(toUsd(used))} of its ${usd(scope.budget.usd)} ${PERIOD_WORDS[scope.budget.period]} budget and this request may cost up to ${usd(toUsd(amount))}; ${resets}`,
+    `Budget exceeded: ${scope.kind} '${scope.name}' has used ${usd(toUsd(used))} of its ${usd(scope.budget.usd)} ${PERIOD_WORDS[scope.budget.period]} budget and this request may cost up to ${usd(toUsd(amount))}${lower}; ${resets}`,
     { code: 'budget_exceeded', param: scope.kind === 'key' ? 'key.budget' : 'team.budget' },
   );
 }
