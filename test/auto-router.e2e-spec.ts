@@ -45,6 +45,16 @@ describe('rosetta/auto', () => {
     expect(body.attempts[0].model).toBe(body.chosen);
   });
 
+  it('asks about rosetta/auto when the body names no model, as chat does (in every dialect)', async () => {
+    const prompt = 'Write a Python function that returns the nth Fibonacci number.';
+    const named = await route(ask(prompt));
+    const unnamed = await route({ messages: [{ role: 'user', content: prompt }] });
+    expect(unnamed.status).toBe(200);
+    expect({ model: unnamed.body.model, chosen: unnamed.body.chosen }).toEqual({ model: 'rosetta/auto', chosen: named.body.chosen });
+    const gemini = await route({ contents: [{ role: 'user', parts: [{ text: prompt }] }] });
+    expect({ status: gemini.status, dialect: gemini.body.dialect, model: gemini.body.model }).toEqual({ status: 200, dialect: 'gemini', model: 'rosetta/auto' });
+  });
+
   it('accepts a body of each dialect', async () => {
     const gemini = await route({ model: 'rosetta/auto', contents: [{ role: 'user', parts: [{ text: 'Translate "good morning" to French.' }] }] });
     expect(gemini.body.dialect).toBe('gemini');
