@@ -34,6 +34,15 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
     await db?.drop();
   });
 
+  it('tells an SDK whose base URL lacks /v1 what to set, in the 404 it reads', async () => {
+    const bare = new OpenAI({ apiKey: key, baseURL: gateway.url, maxRetries: 0 });
+    const error = (await bare.chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error.message).toBe(
+      '404 Unknown route: POST /chat/completions; the base URL should end in /v1: call /v1/chat/completions instead (for OpenAI\'s SDKs and Codex, set the base URL to http://<gateway>/v1)',
+    );
+  });
+
   it('answers a plain request, reporting the served model, usage and routing headers', async () => {
     const m = marker('plain');
     const { data, response } = await client.chat.completions

@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
 import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
-import { dialectForPath, doubledBasePathHint } from '@rosetta/protocols/dialects';
+import { dialectForPath, doubledBasePathHint, missingBasePathHint } from '@rosetta/protocols/dialects';
 import { ClientAbortedError } from '@rosetta/routing';
 import { malformedPathError } from '@rosetta/protocols/common';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
@@ -43,7 +43,7 @@ export function toGatewayError(exception: unknown, req: Pick<GatewayHttpRequest,
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === 404) {
-      const hint = doubledBasePathHint(req.path);
+      const hint = doubledBasePathHint(req.path) ?? missingBasePathHint(req.path);
       return new GatewayError('not_found_error', `Unknown route: ${req.method} ${req.path}${hint ? `; ${hint}` : ''}`);
     }
     if (status === 413) return new GatewayError('request_too_large', 'Request body is too large');

@@ -9,6 +9,18 @@ export function dialectForPath(path: string): DialectId {
   return (DIALECTS.find((d) => d.ownsPath(path)) ?? DIALECTS[DIALECTS.length - 1]!).id;
 }
 
+/** Routes OpenAI's SDKs append to their base URL, which must end in /v1. */
+const OPENAI_SDK_ROUTE = /^\/(?:chat\/completions|completions|embeddings|responses|models|key)(?:\/|$)/;
+
+/**
+ * A hint for a path that is one of ours without its /v1 — what an OpenAI SDK sends when its base
+ * URL is the gateway's bare address (`base_url=http://<gateway>` instead of `…/v1`).
+ */
+export function missingBasePathHint(path: string): string | undefined {
+  if (!OPENAI_SDK_ROUTE.test(path)) return undefined;
+  return `the base URL should end in /v1: call /v1${path} instead (for OpenAI's SDKs and Codex, set the base URL to http://<gateway>/v1)`;
+}
+
 /**
  * A hint for a path that is one of ours with the base path doubled — what a client configured
  * with `…/v1` as its base URL sends when its SDK appends `/v1` again (Claude Code with
