@@ -73,6 +73,8 @@ describe('docker compose --profile demo', () => {
     // OpenAI's Responses API (gpt-5-codex) is the same account and base URL as its chat completions.
     expect(urls(demo)).toEqual({ openai: 'http://simulator:8081/v1', 'openai-responses': 'http://simulator:8081/v1', anthropic: 'http://simulator:8081', gemini: 'http://simulator:8081' });
     expect(demo.providers.every((p) => p.apiKey)).toBe(true);
+    // A providers file adds providers beside the simulator, as the admin API does (issue 27).
+    expect(urls(loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081', PROVIDERS_FILE: '/etc/rosetta/providers.yaml' }))).toEqual(urls(demo));
     const real = loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081', OPENAI_API_KEY: 'sk-real' });
     expect(real.simulatorMode).toBe(false);
     expect(urls(real)).toEqual({ openai: 'https://api.openai.com/v1', 'openai-responses': 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' });

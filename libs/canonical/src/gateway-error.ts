@@ -13,6 +13,7 @@ export type GatewayErrorType =
   | 'rate_limit_error'
   | 'api_error'
   | 'overloaded_error'
+  | 'configuration_error'
   | 'upstream_error';
 
 const DEFAULT_STATUS: Record<GatewayErrorType, number> = {
@@ -26,6 +27,7 @@ const DEFAULT_STATUS: Record<GatewayErrorType, number> = {
   rate_limit_error: 429,
   api_error: 500,
   overloaded_error: 503,
+  configuration_error: 503,
   upstream_error: 502,
 };
 

@@ -146,6 +146,9 @@ function aliases(env: Env, namespace: string): { pattern: string; target: string
   });
 }
 
+/** The variables that give a built-in provider its key: any of them turns the bundled simulator off. */
+export const BUILTIN_KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'] as const;
+
 export function loadConfig(env: Env = process.env): RosettaConfig {
   const namespace = str(env, 'MODEL_NAMESPACE') ?? 'rosetta';
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(namespace)) {
@@ -156,9 +159,10 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   }
   // SIMULATOR_URL (docker compose's demo profile): a running simulator serves every built-in
-  // provider, but only while no upstream credential is set — a real key always wins.
+  // provider, but only while no built-in provider's key is set — a real key always wins. A
+  // PROVIDERS_FILE adds providers beside it, as adding one through the admin API does.
   const simulatorUrl = url(env, 'SIMULATOR_URL');
-  const hasCredentials = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'PROVIDERS_FILE'].some((name) => str(env, name) !== undefined);
+  const hasCredentials = BUILTIN_KEYS.some((name) => str(env, name) !== undefined);
   const demo = hasCredentials ? undefined : simulatorUrl;
   return {
     port: int(env, 'PORT', 8080, 0, 65535),

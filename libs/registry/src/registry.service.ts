@@ -28,7 +28,17 @@ export interface ResolvedProvider extends Omit<ProviderRecord, 'baseUrl' | 'apiK
   apiKey?: string;
   /** Has a credential and an address, so it can be called. */
   configured: boolean;
+  /** What an operator sets to make an unconfigured provider callable, in words (never a secret). */
+  toConfigure?: string;
 }
+
+/** The variable that keys each built-in provider (config.ts reads them). */
+const BUILTIN_KEY_VARIABLE: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_API_KEY',
+  'openai-responses': 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+};
 
 /**
  * The registry as every request reads it: an in-memory snapshot of the database, seeded at start
@@ -54,6 +64,8 @@ export class RegistryService implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.seeder.seed();
     await this.reload();
+    // Said once at start, so an operator sees what a configuration change did (issue 27).
+    this.logger.info(this.servingSummary(), 'registry: what serves each model');
     this.bus.subscribe((message) => {
       if (message.kind === 'registry' || message.kind === 'reset') {
         this.reload().catch((error: Error) => this.logger.warn({ err: error.message }, 'registry reload failed; keeping the previous snapshot'));
@@ -118,6 +130,29 @@ export class RegistryService implements OnModuleInit {
     return model.isAuto || model.endpoints.some((e) => !e.disabled && this.providersBySlug.get(e.provider)?.configured === true && !this.providersBySlug.get(e.provider)?.disabled);
   }
 
+  /**
+   * Each model by the providers that can serve it now, and each model none can, with what an
+   * operator would set for it (the same words a request for it is refused with).
+   */
+  servingSummary(): { served: Record<string, string>; unserved: Record<string, string> } {
+    const served: Record<string, string> = {};
+    const unserved: Record<string, string> = {};
+    for (const model of this.models) {
+      if (model.isAuto) continue;
+      const live = model.endpoints.filter((e) => !e.disabled && this.providersBySlug.get(e.provider)?.configured && !this.providersBySlug.get(e.provider)?.disabled);
+      if (live.length > 0) {
+        served[model.id] = [...new Set(live.map((e) => e.provider))].join(', ');
+        continue;
+      }
+      const needs = model.endpoints.map((e) => {
+        const provider = this.providersBySlug.get(e.provider);
+        return provider?.toConfigure ? `${provider.toConfigure} (provider '${e.provider}')` : `enable provider '${e.provider}' or its endpoint`;
+      });
+      unserved[model.id] = [...new Set(needs)].join('; ') || 'it has no endpoints';
+    }
+    return { served, unserved };
+  }
+
   /** By public id or by the integer id (`GET /v1/models/3`). */
   find(idOrNumber: string): RegistryModel | undefined {
     if (/^\d+$/.test(idOrNumber)) return this.models.find((m) => m.numericId === Number(idOrNumber));
@@ -141,6 +176,14 @@ export class RegistryService implements OnModuleInit {
     const baseUrl = (builtin?.baseUrl ?? p.baseUrl)?.replace(/\/+$/, '') ?? null;
     const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? undefined;
     const { apiKeyEnv: _env, apiKey: _key, ...rest } = p;
-    return { ...rest, protocol: p.protocol as UpstreamProtocolId, baseUrl, apiKey, configured: Boolean(baseUrl && apiKey) };
+    const configured = Boolean(baseUrl && apiKey);
+    return { ...rest, protocol: p.protocol as UpstreamProtocolId, baseUrl, apiKey, configured, ...(configured ? {} : { toConfigure: toConfigure(p, baseUrl) }) };
   }
+}
+
+/** What makes a provider without a key or an address callable, as the operator would set it. */
+function toConfigure(p: ProviderRecord, baseUrl: string | null): string {
+  const key = (p.builtin ? BUILTIN_KEY_VARIABLE[p.slug] : undefined) ?? p.apiKeyEnv ?? undefined;
+  const needs = key ? `set ${key}` : `give provider '${p.slug}' an api_key (PUT /admin/providers/${p.slug})`;
+  return baseUrl ? needs : `${needs} and a base_url`;
 }

@@ -45,7 +45,7 @@ export const ENDPOINT_FILTERS: readonly EndpointFilter[] = [
   {
     name: 'configured',
     unavailable: true,
-    describe: () => 'no configured, enabled provider serves it',
+    describe: (_ctx, candidates) => `no provider that serves it is configured and enabled: ${[...new Set(candidates.map(toServe))].join('; ')}`,
     keep: (c, ctx) =>
       (c.provider.configured || (c.provider.baseUrl !== null && Boolean(ctx.prefs.providerConfigs?.[c.provider.slug]?.api_key)) ||
         Boolean(ctx.prefs.providerConfigs?.[c.provider.slug]?.api_key && ctx.prefs.providerConfigs[c.provider.slug]?.base_url)) &&
@@ -147,4 +147,13 @@ export function applyFilters(candidates: Candidate[], ctx: FilterContext, filter
     kept = next;
   }
   return { kept };
+}
+
+/** What an operator does to make one candidate callable (a configuration error names it). */
+function toServe(c: Candidate): string {
+  const provider = `provider '${c.provider.slug}'`;
+  if (c.provider.toConfigure) return `${c.provider.toConfigure} (${provider})`;
+  if (c.provider.disabled) return `enable ${provider} (PATCH /admin/providers/${c.provider.slug})`;
+  if (c.endpoint.disabled) return `enable its endpoint on ${provider}`;
+  return `${provider} speaks '${c.provider.protocol}', which this gateway has no adapter for`;
 }

@@ -46,9 +46,9 @@ function model(id: number, name: string, endpoints: EndpointRecord[], kind: Mode
  * A real RegistryService over an in-memory repository, a real breaker on a fake clock, the real
  * router. `toolless`: alpha's and gamma's endpoints take no tools.
  */
-async function setup({ toolless = false }: { toolless?: boolean } = {}) {
+async function setup({ toolless = false, extra = { providers: [], models: [] } }: { toolless?: boolean; extra?: { providers: ProviderRecord[]; models: ModelRecord[] } } = {}) {
   const config = loadConfig({});
-  const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic'), provider('gem', 'gemini')];
+  const providers = [provider('alpha'), provider('beta'), provider('gamma', 'anthropic'), provider('gem', 'gemini'), ...extra.providers];
   const tools = { supportsTools: !toolless };
   const embedding = { maxCompletionTokens: 0, supportsTools: false, customDimensions: true, dimensions: 1536 };
   const models = [
@@ -59,6 +59,7 @@ async function setup({ toolless = false }: { toolless?: boolean } = {}) {
     model(5, 'embed', [endpoint('alpha', 'te3s', 2e-8, { ...embedding, contextLength: 8191 }), endpoint('gem', 'ge1', 1.5e-7, { ...embedding, contextLength: 2048 })], 'embedding'),
     model(6, 'embed-fixed', [endpoint('beta', 'ada', 1e-7, { ...embedding, customDimensions: false })], 'embedding'),
     model(7, 'embed-on-anthropic', [endpoint('gamma', 'nothing', 1e-7, embedding)], 'embedding'),
+    ...extra.models,
   ];
   const repository = { load: async () => ({ providers, models }) } as unknown as RegistryRepository;
   const seeder = { seed: async () => undefined } as unknown as RegistrySeederService;
@@ -239,6 +240,28 @@ describe('RoutingService', () => {
       const models = new Set(routing.plan(request('rosetta/auto')).attempts.map((a) => a.model));
       expect([...models].filter((m) => m.startsWith('rosetta/embed'))).toEqual([]);
       expect(models.size).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe('RoutingService: a model no configured provider serves (issue 27)', () => {
+  it('is a configuration error naming what to set, which SDKs are told not to retry', async () => {
+    const unkeyed: ProviderRecord = { ...provider('delta'), apiKey: null, apiKeyEnv: 'DELTA_API_KEY' };
+    const disabled: ProviderRecord = { ...provider('epsilon'), disabled: true };
+    const { routing } = await setup({
+      extra: { providers: [unkeyed, disabled], models: [model(8, 'unserved', [endpoint('delta', 'u-d', 1e-7), endpoint('epsilon', 'u-e', 1e-7)])] },
+    });
+    let error: unknown;
+    try {
+      routing.plan(request('rosetta/unserved'), 10);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({
+      type: 'configuration_error',
+      status: 503,
+      headers: { 'x-should-retry': 'false' },
+      message: "'rosetta/unserved' is not served by this gateway: no provider that serves it is configured and enabled: set DELTA_API_KEY (provider 'delta'); enable provider 'epsilon' (PATCH /admin/providers/epsilon)",
     });
   });
 });

@@ -188,6 +188,10 @@ export class RoutingService {
   }
 
   private emptyError(model: string, filter: EndpointFilter | undefined, ctx: FilterContext, before: Candidate[]): GatewayError {
+    if (filter?.name === 'configured') {
+      // Configuration, not load: retrying cannot help, so SDKs are told not to (x-should-retry).
+      return new GatewayError('configuration_error', `'${model}' is not served by this gateway: ${filter.describe(ctx, before)}`, { headers: { 'x-should-retry': 'false' } });
+    }
     if (!filter || filter.unavailable) {
       return new GatewayError('overloaded_error', `No available provider for '${model}': ${filter ? filter.describe(ctx, before) : 'it has no endpoints'}`, { status: 503 });
     }
