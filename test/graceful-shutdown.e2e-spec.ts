@@ -115,3 +115,47 @@ describe.each([
     expect(rows.every((r) => r.status === 200 && r.error_type === null)).toBe(true);
   });
 });
+
+describe('npm start whose drain runs out of time', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let launched: Launched | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    if (launched?.child.exitCode === null) process.kill(-launched.child.pid!, 'SIGKILL');
+    await db.drop();
+  });
+
+  it('ends each open stream with its in-stream error and records server_shutdown, not a client that left', async () => {
+    launched = await launch(db.url, { SHUTDOWN_GRACE_MS: '300' });
+    const { gateway, simulator } = launched;
+    const created = await adminCall({ url: gateway }, 'POST', '/admin/keys', { name: 'forced', plan: 'enterprise' });
+    const marker = 'forced-stop';
+    // Far slower than the grace period: every stream is still open when it runs out.
+    await fetch(`${simulator}/_sim/scripts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ match: marker, reply: { text: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), tokensPerSecond: 2 } }),
+    });
+    const streams = await Promise.all(Array.from({ length: 4 }, () => openStream(gateway, created.body.key, marker)));
+
+    process.kill(-launched.child.pid!, 'SIGTERM');
+
+    const bodies = await Promise.all(streams.map((s) => s.rest()));
+    for (const body of bodies) {
+      expect(body).not.toContain('word39');
+      expect(body).toContain('"type":"overloaded_error"');
+      expect(body).toContain('The gateway is shutting down and ended this request before its answer was complete; send it again');
+    }
+    expect(await launched.exited).toBe(0);
+    const rows = await query<{ status: number; error_type: string | null; input_tokens: number }>(
+      db.url,
+      'SELECT status, error_type, input_tokens FROM request_log WHERE request_id = ANY($1)',
+      [streams.map((s) => s.id)],
+    );
+    expect(rows.map((r) => [r.status, r.error_type, r.input_tokens > 0])).toEqual(streams.map(() => [200, 'server_shutdown', true]));
+  });
+});

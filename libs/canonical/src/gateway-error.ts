@@ -16,6 +16,12 @@ export type GatewayErrorType =
   | 'configuration_error'
   | 'upstream_error';
 
+/**
+ * The code of an error that ended a request because the gateway was forced to stop; the ledger
+ * records it as the row's error type (a client never caused it).
+ */
+export const SERVER_SHUTDOWN = 'server_shutdown';
+
 const DEFAULT_STATUS: Record<GatewayErrorType, number> = {
   invalid_request_error: 400,
   authentication_error: 401,

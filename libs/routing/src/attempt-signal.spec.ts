@@ -1,5 +1,6 @@
 import { AbortLine } from '@rosetta/providers';
 import { attemptSignal } from './attempt-signal';
+import { ServerStop } from './server-stop';
 
 describe('attemptSignal', () => {
   it('aborts with the client’s reason when the client goes away', () => {
@@ -50,5 +51,26 @@ describe('AbortLine', () => {
     expect(heard).toHaveBeenCalledTimes(1);
     expect(line.aborted).toBe(true);
     expect((line.reason as DOMException).name).toBe('AbortError');
+  });
+});
+
+describe('attemptSignal and a forced stop of the gateway', () => {
+  it('ends a running attempt with the shutdown error, and leaves released ones alone', () => {
+    const stop = new ServerStop();
+    const running = attemptSignal(new AbortLine(), 60_000, stop);
+    const released = attemptSignal(new AbortLine(), 60_000, stop);
+    released.release();
+    expect(stop.stop()).toBe(1);
+    expect(running.signal.aborted).toBe(true);
+    expect(running.signal.reason).toMatchObject({ type: 'overloaded_error', status: 503, code: 'server_shutdown', local: true });
+    expect(released.signal.aborted).toBe(false);
+  });
+
+  it('starts no attempt once the stop came', () => {
+    const stop = new ServerStop();
+    stop.stop();
+    const late = attemptSignal(new AbortLine(), 60_000, stop);
+    expect(late.signal.aborted).toBe(true);
+    expect(late.signal.reason).toMatchObject({ code: 'server_shutdown' });
   });
 });

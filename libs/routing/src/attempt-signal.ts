@@ -1,4 +1,5 @@
 import { AbortLine, type AbortWatch } from '@rosetta/providers';
+import { serverShutdownError, serverStop, type ServerStop } from './server-stop';
 
 /** One upstream attempt's abort signal and how to end it. */
 export interface AttemptSignal {
@@ -13,12 +14,13 @@ export interface AttemptSignal {
  * Aborts when the client goes away, when the attempt's total time runs out (reason: a
  * `TimeoutError`, which the transport reports as an upstream time-out), or by hand. One AbortLine,
  * one timer and one listener per attempt, all let go on release: `AbortSignal.any` with
- * `AbortSignal.timeout` cost ~40 µs and extra garbage per request on the hot path.
+ * `AbortSignal.timeout` cost ~40 µs and extra garbage per request on the hot path. A forced stop
+ * of the gateway (`stop`) ends it too, with `serverShutdownError`.
  */
-export function attemptSignal(client: AbortWatch, totalMs: number): AttemptSignal {
+export function attemptSignal(client: AbortWatch, totalMs: number, stop: ServerStop = serverStop): AttemptSignal {
   const line = new AbortLine();
-  if (client.aborted) {
-    line.abort(client.reason);
+  if (client.aborted || stop.isStopped) {
+    line.abort(client.aborted ? client.reason : serverShutdownError());
     return { signal: line, abort: () => undefined, release: () => undefined };
   }
   let timer: NodeJS.Timeout | undefined;
@@ -27,6 +29,7 @@ export function attemptSignal(client: AbortWatch, totalMs: number): AttemptSigna
     clearTimeout(timer);
     timer = undefined;
     client.off('abort', onClient);
+    unwatch();
   };
   const abort = (reason?: unknown): void => {
     release();
@@ -36,5 +39,6 @@ export function attemptSignal(client: AbortWatch, totalMs: number): AttemptSigna
   timer = setTimeout(() => abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), totalMs);
   timer.unref();
   client.once('abort', onClient);
+  const unwatch = stop.watch(() => abort(serverShutdownError()));
   return { signal: line, abort: () => abort(), release };
 }

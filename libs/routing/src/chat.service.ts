@@ -185,7 +185,7 @@ async function* settleWhenDone(events: AsyncIterable<StreamEvent>, options: Sett
         yield { ...event, usage: { ...reported, costUsd: options.charged ? options.charged(charged.costUsd) : charged.costUsd } };
         continue;
       }
-      if (event.type === 'error') draft?.failed(event.error.type);
+      if (event.type === 'error') draft?.failedBy(event.error);
       yield event;
     }
   } finally {

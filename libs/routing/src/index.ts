@@ -16,3 +16,4 @@ export * from './retry-policy';
 export * from './health-port.module';
 export * from './mixture.service';
 export * from './session-affinity.service';
+export * from './server-stop';

@@ -1,4 +1,4 @@
-import type { DialectId, Usage } from '@rosetta/canonical';
+import { SERVER_SHUTDOWN, type DialectId, type GatewayError, type Usage } from '@rosetta/canonical';
 
 /** USD per token as decimal strings, the registry's pricing convention. */
 export interface TokenPricing {
@@ -113,6 +113,11 @@ export class UsageDraft {
   /** The request failed with this error type (a later failure names the cause better). */
   failed(type: string): void {
     this.errorType = type;
+  }
+
+  /** The request failed with this error: its type, or `server_shutdown` when a forced stop ended it. */
+  failedBy(error: Pick<GatewayError, 'type' | 'code'>): void {
+    this.failed(error.code === SERVER_SHUTDOWN ? SERVER_SHUTDOWN : error.type);
   }
 
   /** The client went away first (unless a failure was already named). */

@@ -31,7 +31,7 @@ export function answerError(exception: unknown, req: Pick<GatewayHttpRequest, 'i
     return;
   }
   const error = toGatewayError(exception, req);
-  req.usageDraft?.failed(error.type);
+  req.usageDraft?.failedBy(error);
   if (error.status >= 500 && !(exception instanceof GatewayError)) {
     logger.error({ requestId: req.id, err: describe(exception) }, 'unhandled error');
   }
