@@ -61,6 +61,17 @@ describe('translation details', () => {
     });
   });
 
+  it('answers with the gateway\'s own ids in each dialect\'s shape, whichever upstream served (issue 27)', async () => {
+    const m = marker('ids');
+    const chat = await openai.chat.completions.create({ model: 'rosetta/claude-haiku-4-5', messages: [{ role: 'user', content: m }] }).withResponse();
+    const message = await anthropic.messages.create({ model: 'rosetta/gemini-2.5-flash', max_tokens: 50, messages: [{ role: 'user', content: m }] }).withResponse();
+    const generated = await post(`/v1beta/models/rosetta/gpt-4o-mini:generateContent`, { contents: [{ role: 'user', parts: [{ text: m }] }] });
+    const requestId = (res: { headers: Headers }) => res.headers.get('x-request-id')!.replace(/^req_/, '');
+    expect(chat.data.id).toBe(`chatcmpl-${requestId(chat.response)}`);
+    expect(message.data.id).toBe(`msg_${requestId(message.response)}`);
+    expect(((await generated.json()) as any).responseId).toBe(generated.headers.get('x-request-id'));
+  });
+
   describe('dialect C specifics', () => {
     it('streams a JSON array without alt=sse, and accepts snake_case members', async () => {
       const m = marker('array');

@@ -35,7 +35,8 @@ export const anthropicMessagesDialect: ClientDialect = {
       request,
       warnings,
       headers: { 'request-id': input.requestId },
-      encodeResponse: (response) => convertToAnthropicMessagesResponse({ response }),
+      // The gateway's own id, in Anthropic's shape, as its streams carry (never the upstream's).
+      encodeResponse: (response) => convertToAnthropicMessagesResponse({ response: { ...response, id: messageId(input.requestId) } }),
       streamFraming: (model, promptTokens) => {
         const encoder = new AnthropicMessagesStreamEncoder({ id: messageId(input.requestId), model, inputTokensHint: promptTokens });
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };

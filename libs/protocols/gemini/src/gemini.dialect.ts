@@ -56,7 +56,8 @@ export const geminiDialect: ClientDialect = {
     return {
       request,
       warnings,
-      encodeResponse: (response) => convertToGeminiResponse({ response }),
+      // The gateway's own id, as its streams carry (never the upstream's `chatcmpl-…` or `msg_…`).
+      encodeResponse: (response) => convertToGeminiResponse({ response: { ...response, id: input.requestId } }),
       streamFraming: (model) => geminiFraming(new GeminiStreamEncoder({ id: input.requestId, model }), sse),
       passThroughFraming: (model) => geminiPassThroughFraming({ id: input.requestId, model }, sse),
     };

@@ -35,7 +35,8 @@ export const openAIChatDialect: ClientDialect = {
     return {
       request,
       warnings,
-      encodeResponse: (response) => convertToOpenAIChatResponse({ response }),
+      // The gateway's own id, in OpenAI's shape, as its streams carry (never the upstream's).
+      encodeResponse: (response) => convertToOpenAIChatResponse({ response: { ...response, id: completionId(input.requestId) } }),
       streamFraming: (model) => {
         const encoder = new OpenAIChatStreamEncoder(encoderOptions(input.requestId, model, includeUsage));
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
@@ -47,5 +48,10 @@ export const openAIChatDialect: ClientDialect = {
 
 /** What the client sees of a stream's envelope, whichever way the stream is written. */
 function encoderOptions(requestId: string, model: string, includeUsage: boolean): OpenAIChatStreamEncoderOptions {
-  return { id: `chatcmpl-${requestId.replace(/^req_/, '')}`, model, created: Math.floor(Date.now() / 1000), includeUsage };
+  return { id: completionId(requestId), model, created: Math.floor(Date.now() / 1000), includeUsage };
+}
+
+/** `chatcmpl-…`, from the gateway's request id. */
+function completionId(requestId: string): string {
+  return `chatcmpl-${requestId.replace(/^req_/, '')}`;
 }
