@@ -25,8 +25,6 @@ const DROPPED: ReadonlyArray<[keyof CanonicalRequest, string]> = [
   ['topK', 'The Responses API has no top_k; dropped.'],
   ['stopSequences', 'The Responses API has no stop sequences; dropped.'],
   ['seed', 'The Responses API has no seed; dropped.'],
-  ['frequencyPenalty', 'The Responses API has no frequency_penalty; dropped.'],
-  ['presencePenalty', 'The Responses API has no presence_penalty; dropped.'],
   ['candidateCount', 'The Responses API returns one answer; n dropped.'],
 ];
 
@@ -46,6 +44,8 @@ export function convertToOpenAIResponsesRequest({ request, upstreamModel, reason
     max_output_tokens: request.maxOutputTokens,
     temperature: request.temperature,
     top_p: request.topP,
+    presence_penalty: request.presencePenalty,
+    frequency_penalty: request.frequencyPenalty,
     text: request.responseFormat && { format: toTextFormat(request.responseFormat) },
     reasoning: effort === undefined ? undefined : compact({ effort, summary: effort === 'none' ? undefined : 'auto' }),
     safety_identifier: request.user,

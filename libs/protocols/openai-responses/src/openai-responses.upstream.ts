@@ -19,7 +19,7 @@ declare module '@rosetta/canonical' {
  */
 export const openAIResponsesUpstream: UpstreamProtocol = {
   id: 'openai-responses',
-  parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'response_format', 'max_tokens', 'reasoning'],
+  parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['max_output_tokens']],
   url: (baseUrl) => `${baseUrl}/responses`,
   headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
