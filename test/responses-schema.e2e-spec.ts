@@ -65,6 +65,9 @@ describe('Responses objects against the published Open Responses schema', () => 
         tools: ECHOED_TOOLS,
       });
       expect(response['completed_at']).toBeGreaterThanOrEqual(response['created_at']);
+      // The stored copy, as GET /v1/responses/{id} serves it, is the same object.
+      const stored = await fetch(`${stack.gateway.url}/v1/responses/${String(response['id'])}`, { headers: { authorization: `Bearer ${stack.key}` } });
+      expect(await stored.json()).toEqual(response);
       // The penalties reach an upstream that takes them, Responses included, instead of being dropped.
       const upstream = sim.requests().find((r) => r.protocol !== 'control' && JSON.stringify(r.body).includes(m))!.body as Record<string, unknown>;
       const penalties = protocol === 'openai' || protocol === 'openai-responses' ? { presence_penalty: 0.5, frequency_penalty: 0.25 } : {};
@@ -84,6 +87,20 @@ describe('Responses objects against the published Open Responses schema', () => 
         ['in_progress', true, 0.5, 0.25, ECHOED_TOOLS],
         ['completed', false, 0.5, 0.25, ECHOED_TOOLS],
       ]);
+    });
+
+    it.each([
+      ['cut short by max tokens, after reasoning', { text: 'one two three', thinking: { text: 'pondering' }, finish: 'length' as const }, 'response.incomplete'],
+      ['failing mid-stream', { text: 'one two three four', streamErrorAfterChunks: 1 }, 'response.failed'],
+    ])('streams an answer %s with events the schema accepts', async (_, reply, last) => {
+      const m = `schema-end-${protocol}-${Math.random().toString(36).slice(2, 8)}`;
+      sim.script({ match: m, reply });
+      const res = await post({ ...body(model, m, true), reasoning: { effort: 'low', summary: 'auto' } });
+      expect(res.status).toBe(200);
+      const all = events(await res.text());
+      expect(all.flatMap((event) => streamEventProblems(event))).toEqual([]);
+      const end = all.at(-1)!;
+      expect({ type: end['type'], completed_at: end['response']['completed_at'] }).toEqual({ type: last, completed_at: null });
     });
   });
 

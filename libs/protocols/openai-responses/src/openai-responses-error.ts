@@ -17,6 +17,17 @@ export function errorCode(error: GatewayError): string {
 }
 
 /**
+ * The data of an in-stream `error` event. The openai SDK types its fields flat (`code`, `message`,
+ * `param`); the published Responses schema nests them under `error` with the type. Both are
+ * written, so either reading finds them.
+ */
+export function errorEventData(error: GatewayError): { code: string; message: string; param: string | null; error: { type: string; code: string; message: string; param: string | null } } {
+  const code = errorCode(error);
+  const param = error.param ?? null;
+  return { code, message: error.message, param, error: { type: error.type, code, message: error.message, param } };
+}
+
+/**
  * OpenAI's (and Azure's) 400 for `include: ["reasoning.encrypted_content"]` sent to a model that
  * does not reason (gpt-4o, gpt-4.1, gpt-5-chat-latest): `param` is `include`.
  */

@@ -18,7 +18,7 @@
  */
 import type { FinishReason, GatewayError, StreamEvent, Usage, WireFrameEvent } from '@rosetta/canonical';
 import { isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
-import { errorCode } from './openai-responses-error';
+import { errorCode, errorEventData } from './openai-responses-error';
 import { nowSeconds, responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
 import { itemId, type ItemPrefix } from './responses-ids';
 
@@ -147,7 +147,7 @@ export class OpenAIResponsesPassThroughFraming {
     }
     this.open.clear();
     const code = errorCode(error);
-    text += this.event('error', { code, message: error.message, param: error.param ?? null });
+    text += this.event('error', errorEventData(error));
     this.finished = responseEnvelope(this.options.head, 'failed', this.output, { usage: this.usage, error: { code, message: error.message } });
     return text + this.event('response.failed', { response: this.clientView(this.finished) });
   }

@@ -9,7 +9,7 @@ import type { FinishReason, GatewayError, ProviderSignature, StreamEvent, Usage 
 import type { JsonObject } from '@rosetta/protocols/common';
 import { callSignatureItem, messageItem, outputText, reasoningItem, toolCallItem } from './convert-to-openai-responses-output';
 import { nowSeconds, responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
-import { errorCode } from './openai-responses-error';
+import { errorCode, errorEventData } from './openai-responses-error';
 import { itemId } from './responses-ids';
 import { customInput, type ToolNames } from './tool-names';
 
@@ -234,7 +234,7 @@ export class OpenAIResponsesStreamEncoder {
   private fail(error: GatewayError, emit: Emit): void {
     this.close(emit, 'incomplete');
     const code = errorCode(error);
-    emit('error', { code, message: error.message, param: error.param ?? null });
+    emit('error', errorEventData(error));
     this.finished = responseEnvelope(this.options.head, 'failed', this.output, { usage: this.usage, error: { code, message: error.message } });
     emit('response.failed', { response: this.clientView(this.finished) });
   }
