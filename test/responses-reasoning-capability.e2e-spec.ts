@@ -27,6 +27,7 @@ describe('Responses upstream: reasoning parameters by capability', () => {
     sim = stack.sim;
     await addProvider('resp-plain', false);
     await addProvider('resp-misregistered', true);
+    await addProvider('resp-misregistered-too', true);
   });
 
   afterAll(async () => {
@@ -75,5 +76,13 @@ describe('Responses upstream: reasoning parameters by capability', () => {
     const record = (await (await fetch(`${stack.gateway.url}/v1/models/rosetta/gpt-4.1`, { headers: { authorization: `Bearer ${stack.key}` } })).json()) as { providers: Array<Record<string, unknown>> };
     const entry = record.providers.find((p) => p['name'] === 'resp-misregistered')!;
     expect({ status: entry['status'], uptime: entry['uptime_last_30m'] }).toEqual({ status: 0, uptime: '100.00' });
+  });
+
+  it('learns the same way when the refused call is a stream', async () => {
+    const m = marker('stream');
+    const res = await responses('resp-misregistered-too', m, { stream: true });
+    expect({ status: res.status, provider: res.headers.get('x-rosetta-provider') }).toEqual({ status: 200, provider: 'resp-misregistered-too' });
+    expect(await res.text()).toContain('response.completed');
+    expect(upstreamBodies(m).map((b) => b['include'])).toEqual([['reasoning.encrypted_content'], undefined]);
   });
 });
