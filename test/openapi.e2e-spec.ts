@@ -1,4 +1,5 @@
 import { documentedRoutes } from '@rosetta/admin';
+import Ajv from 'ajv';
 import { TEST_ADMIN_TOKEN } from './support/gateway-process';
 import { startStack, type Stack } from './support/stack';
 
@@ -48,5 +49,26 @@ describe('API reference', () => {
       const route = `${method} ${path}`;
       expect({ route, unknown: /Unknown (route|method)/.test(text), status: res.status < 500 && res.status !== 401 }).toEqual({ route, unknown: false, status: true });
     }
+  });
+
+  it('describes the model record with the types it is served with, before and after traffic, chat and embedding models alike', async () => {
+    const document = (await (await fetch(`${stack.gateway.url}/openapi.json`)).json()) as any;
+    expect(document.paths['/v1/models/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ModelRecord' });
+    const ajv = new Ajv({ allErrors: true, unknownFormats: 'ignore' });
+    ajv.addSchema({ components: document.components }, 'rosetta');
+    const validate = ajv.getSchema('rosetta#/components/schemas/ModelRecord')!;
+    const record = async (id: string) => (await fetch(`${stack.gateway.url}/v1/models/${id}`, { headers: { authorization: `Bearer ${stack.key}` } })).json();
+    const problems = (value: unknown) => (validate(value) ? [] : validate.errors!.map((e) => `${e.dataPath} ${e.message}`));
+    // No calls yet: the endpoint's uptime is still a string, as the interface types it.
+    const idle = (await record('rosetta/gpt-4o-mini')) as any;
+    expect({ problems: problems(idle), uptime: idle.providers[0].uptime_last_30m }).toEqual({ problems: [], uptime: '100.00' });
+    const chat = await fetch(`${stack.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(chat.status).toBe(200);
+    const served = [await record('rosetta/gpt-4o-mini'), await record('rosetta/text-embedding-3-small'), await record(String(idle.id))];
+    expect(served.map(problems)).toEqual([[], [], []]);
   });
 });

@@ -51,6 +51,31 @@ describe('Responses strictness: reasoning goes back as it came', () => {
   });
 });
 
+describe('Responses reasoning parameters', () => {
+  let sim: RunningSimulator;
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it.each(['gpt-4o', 'gpt-4.1', 'gpt-5-chat-latest'])('refuses encrypted reasoning for %s, which does not reason, as OpenAI does', async (model) => {
+    const answer = await send(sim, { model, input: 'hi' });
+    expect(answer).toEqual({
+      status: 400,
+      body: { error: { message: 'Encrypted content is not supported with this model.', type: 'invalid_request_error', param: 'include', code: 'unsupported_parameter' } },
+    });
+  });
+
+  it('serves the same model without it, and a reasoning model with it', async () => {
+    const plain = await send(sim, { model: 'gpt-4.1', input: 'hi', include: [] });
+    const reasoning = await send(sim, { model: 'gpt-5-codex', input: 'hi' });
+    expect([plain.status, reasoning.status]).toEqual([200, 200]);
+  });
+});
+
 describe('Responses tools', () => {
   let sim: RunningSimulator;
 

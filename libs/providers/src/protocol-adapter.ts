@@ -5,6 +5,7 @@ import { embedOverProtocol } from './embed-call';
 import type { HttpTransport } from './http-transport';
 import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapter, UpstreamCall, UpstreamEmbeddingCall } from './provider-adapter';
 import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured, scanSse } from './upstream-call';
+import { REASONING_REFUSED } from './upstream-error';
 
 /**
  * The one adapter implementation: an upstream protocol's descriptor (its codec, URL, headers,
@@ -20,13 +21,45 @@ export class ProtocolAdapter implements ProviderAdapter {
     this.protocol = descriptor.id;
   }
 
-  async complete(call: UpstreamCall): Promise<AdapterCompletion> {
-    const { value: body, warnings } = this.body(call, false);
-    const upstream = await this.post(call, body, false);
-    return { response: this.descriptor.decode(await readJson(upstream)), warnings };
+  /**
+   * Endpoints (`provider base-url model`) registered as reasoning whose upstream refused the
+   * reasoning parameters: this process sends them none from then on.
+   */
+  private readonly learnedNotReasoning = new Set<string>();
+
+  complete(call: UpstreamCall): Promise<AdapterCompletion> {
+    return this.withReasoningLearned(call, async (leg) => {
+      const { value: body, warnings } = this.body(leg, false);
+      const upstream = await this.post(leg, body, false);
+      return { response: this.descriptor.decode(await readJson(upstream)), warnings };
+    });
   }
 
-  async stream(call: UpstreamCall): Promise<AdapterStream> {
+  stream(call: UpstreamCall): Promise<AdapterStream> {
+    return this.withReasoningLearned(call, (leg) => this.openStream(leg));
+  }
+
+  /**
+   * A registry that says an endpoint reasons when its model does not (an operator registering
+   * gpt-4.1 as reasoning) is a capability mismatch, not an outage: the upstream's refusal is
+   * learned, and the call is made once more without reasoning parameters, so neither the caller
+   * nor the endpoint's health and circuit see the refusal.
+   */
+  private async withReasoningLearned<T>(call: UpstreamCall, send: (call: UpstreamCall) => Promise<T>): Promise<T> {
+    const key = `${call.target.provider} ${call.target.baseUrl} ${call.target.upstreamModel}`;
+    const withoutReasoning = (): UpstreamCall => ({ ...call, target: { ...call.target, reasoning: false } });
+    if (call.target.reasoning !== true) return send(call);
+    if (this.learnedNotReasoning.has(key)) return send(withoutReasoning());
+    try {
+      return await send(call);
+    } catch (error) {
+      if (!(error instanceof GatewayError) || error.code !== REASONING_REFUSED) throw error;
+      this.learnedNotReasoning.add(key);
+      return send(withoutReasoning());
+    }
+  }
+
+  private async openStream(call: UpstreamCall): Promise<AdapterStream> {
     const { value: body, warnings } = this.body(call, true);
     const upstream = await this.post(call, body, true);
     const secrets = [call.target.apiKey];
@@ -58,6 +91,6 @@ export class ProtocolAdapter implements ProviderAdapter {
   private post(call: UpstreamCall, body: unknown, stream: boolean) {
     const { target } = call;
     const headers = { ...this.descriptor.headers(target.apiKey, call.request), 'x-request-id': call.requestId };
-    return postToUpstream(this.transport, call, this.descriptor.url(target.baseUrl, target.upstreamModel, stream), headers, body, this.descriptor.parseError);
+    return postToUpstream(this.transport, call, this.descriptor.url(target.baseUrl, target.upstreamModel, stream), headers, body, this.descriptor.parseError, this.descriptor.refusesReasoning);
   }
 }

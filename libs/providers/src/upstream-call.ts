@@ -2,7 +2,7 @@ import { GatewayError, type CanonicalRequest, type StreamEvent, type Translation
 import { SseFramer, type StreamScanner } from '@rosetta/protocols/common';
 import type { HttpTransport, UpstreamResponse } from './http-transport';
 import type { UpstreamLeg } from './provider-adapter';
-import { parseRetryAfter, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
+import { parseRetryAfter, REASONING_REFUSED, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
 
 /**
  * What every adapter does around its codec: POST the wire body (with the attempt's trace context
@@ -16,6 +16,7 @@ export async function postToUpstream(
   headers: Record<string, string>,
   body: unknown,
   parseError: (text: string) => { message: string },
+  refusesReasoning?: (status: number, text: string) => boolean,
 ): Promise<UpstreamResponse> {
   const sent = call.traceHeaders ? { ...headers, ...call.traceHeaders } : headers;
   const response = await transport.postJson(url, sent, body, { signal: call.signal, timeouts: call.target.timeouts, dispatcher: call.target.dispatcher });
@@ -29,6 +30,7 @@ export async function postToUpstream(
   throw upstreamHttpError(response.status, parseError(text).message, {
     retryAfterMs: parseRetryAfter(response.headers),
     secrets: [call.target.apiKey],
+    code: refusesReasoning?.(response.status, text) ? REASONING_REFUSED : undefined,
   });
 }
 

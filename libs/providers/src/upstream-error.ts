@@ -19,7 +19,7 @@ export function sanitizeUpstreamMessage(message: string, secrets: readonly strin
 export function upstreamHttpError(
   status: number,
   message: string,
-  options: { retryAfterMs?: number; secrets?: readonly string[] } = {},
+  options: { retryAfterMs?: number; secrets?: readonly string[]; code?: string } = {},
 ): GatewayError {
   const clean = sanitizeUpstreamMessage(message, options.secrets);
   const passThrough = PASS_THROUGH.has(status);
@@ -27,8 +27,12 @@ export function upstreamHttpError(
     status: passThrough ? status : 502,
     retryable: status === 429 || status === 408 || status >= 500 || status === 401 || status === 403 || status === 404,
     retryAfterMs: options.retryAfterMs,
+    code: options.code,
   });
 }
+
+/** The code of an upstream's refusal of reasoning parameters (`UpstreamProtocol.refusesReasoning`). */
+export const REASONING_REFUSED = 'reasoning_not_supported';
 
 export function upstreamTimeout(phase: string): GatewayError {
   return new GatewayError('upstream_error', `Upstream service error: timed out waiting for ${phase}`, {

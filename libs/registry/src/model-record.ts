@@ -91,7 +91,9 @@ function providerEntry(e: RegistryModel['endpoints'][number], lookup: Lookup, em
     tag: `${e.provider}/${e.quantization}`,
     is_zdr: String(provider?.zdr ?? false),
     supports_implicit_caching: String(e.pricing.input_cache_read !== undefined && e.provider !== 'anthropic'),
-    uptime_last_30m: health.uptime === null ? null : health.uptime.toFixed(2),
+    // A string, as the interface types it: with no calls in the window no failure was seen, which
+    // is what status 0 says too, so the uptime is 100.
+    uptime_last_30m: (health.uptime ?? 100).toFixed(2),
     context_length: e.contextLength,
     max_completion_tokens: embedding ? null : e.maxCompletionTokens,
     max_prompt_tokens: e.contextLength,

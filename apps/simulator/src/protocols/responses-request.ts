@@ -47,6 +47,10 @@ export function convertResponsesRequest(body: unknown): ResponsesRequest {
   convertInput(body['input'], messages);
   const reasoning = isRecord(body['reasoning']) ? body['reasoning'] : {};
   const include = Array.isArray(body['include']) ? body['include'] : [];
+  if (include.includes('reasoning.encrypted_content') && !reasons(String(body['model']))) {
+    // OpenAI's (and Azure's) answer for a model without reasoning, word for word.
+    throw new OpenAiRequestError('Encrypted content is not supported with this model.', 'include', 'unsupported_parameter');
+  }
   const max = body['max_output_tokens'];
   if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 16)) {
     throw new OpenAiRequestError(`Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got ${String(max)} instead.`, 'max_output_tokens', 'integer_below_min_value');
@@ -150,4 +154,12 @@ function checkReasoning(item: Record<string, unknown>, param: string): void {
 /** What a reasoning item's encrypted content signs: its summary text. */
 export function reasoningSigned(item: Record<string, unknown>): string {
   return Array.isArray(item['summary']) ? item['summary'].map((p) => (isRecord(p) ? String(p['text'] ?? '') : '')).join('\n\n') : '';
+}
+
+/**
+ * Whether OpenAI's model reasons: the gpt-4 families and the chat snapshots of gpt-5 do not, and
+ * refuse reasoning parameters.
+ */
+function reasons(model: string): boolean {
+  return !/^(gpt-3\.5|gpt-4|chatgpt-4o|gpt-5(\.\d+)?-chat)/.test(model);
 }

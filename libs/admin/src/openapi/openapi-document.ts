@@ -8,6 +8,7 @@
 import { DASHBOARD_SCHEMAS, DASHBOARD_TAGS, dashboardPaths } from './openapi-dashboard';
 import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
 import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
+import { MODEL_RECORD_SCHEMAS } from './openapi-model-record';
 import { REQUEST_SCHEMAS, requestPaths } from './openapi-requests';
 
 import { ADMIN_ERRORS, ADMIN_SECURITY, CLIENT_SECURITY, ERRORS, GEMINI_SECURITY, body, json, pathParam, queryParam, ref, type Json, type Operation } from './openapi-parts';
@@ -91,7 +92,7 @@ function paths(): Record<string, Record<string, Operation>> {
     ...embeddingPaths({ ref, json, body, errors: ERRORS, clientSecurity: CLIENT_SECURITY, geminiSecurity: GEMINI_SECURITY, geminiModel, geminiRoute, routingFields: ROUTING_FIELDS }),
     '/v1/models': { get: { summary: 'Models this key may call', tags: ['Models'], security: CLIENT_SECURITY, responses: { '200': json({ type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } }), ...ERRORS } } },
     '/v1/models/{id}': {
-      get: { summary: "A model's record: endpoints, prices, live status and uptime", tags: ['Models'], security: CLIENT_SECURITY, parameters: [pathParam('id', 'rosetta/<name> (slash kept) or the integer id')], responses: { '200': json({ type: 'object' }), ...ERRORS } },
+      get: { summary: "A model's record: endpoints, prices, live status and uptime", tags: ['Models'], security: CLIENT_SECURITY, parameters: [pathParam('id', 'rosetta/<name> (slash kept) or the integer id')], responses: { '200': json(ref('ModelRecord')), ...ERRORS } },
     },
     '/v1/key': { get: { summary: "The caller's own key: plan, limits, budgets, spend, team, models", tags: ['Keys'], security: CLIENT_SECURITY, responses: { '200': json(ref('KeyInfo')), '401': ERRORS['401'] } } },
     '/v1/route': { post: { summary: 'What rosetta/auto would choose for a request, and why, without calling it', tags: ['Router'], security: CLIENT_SECURITY, requestBody: body(ref('OpenAIChatRequest')), responses: { '200': json({ type: 'object' }), ...ERRORS } } },
@@ -205,6 +206,7 @@ const SCHEMAS: Json = {
   Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
   ...RESPONSES_SCHEMAS,
   ...EMBEDDING_SCHEMAS,
+  ...MODEL_RECORD_SCHEMAS,
   ...DASHBOARD_SCHEMAS,
   ...REQUEST_SCHEMAS,
 };

@@ -48,6 +48,8 @@ export const RESPONSES_SCHEMAS: Json = {
       reasoning: { type: 'object', properties: { effort: { type: 'string' }, summary: { type: 'string' } } },
       text: { type: 'object', properties: { format: { type: 'object' } } },
       max_output_tokens: { type: 'integer' },
+      presence_penalty: { type: 'number', minimum: -2, maximum: 2, description: 'Echoed in the response (0 when absent)' },
+      frequency_penalty: { type: 'number', minimum: -2, maximum: 2, description: 'Echoed in the response (0 when absent)' },
       metadata: { type: 'object' },
     },
   },

@@ -83,7 +83,7 @@ export const SEEDS: Record<Dialect, readonly Json[]> = {
     },
   ],
   'openai-responses': [
-    { model: 'rosetta/gpt-4o-mini', instructions: 'Be brief.', input: 'Hello', max_output_tokens: 64, temperature: 0.2 },
+    { model: 'rosetta/gpt-4o-mini', instructions: 'Be brief.', input: 'Hello', max_output_tokens: 64, temperature: 0.2, presence_penalty: 0.5, frequency_penalty: -0.5 },
     {
       model: 'rosetta/claude-haiku-4-5',
       models: ['rosetta/gemini-2.5-flash'],
@@ -127,6 +127,7 @@ const VOCABULARY = [
   'enum', 'required', 'thinkingConfig', 'cache_control', 'provider_configs', 'route_knob', 'response_format', 'json_schema', 'schema',
   'stop', 'n', 'candidateCount', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'instructions', 'call_id', 'output',
   'summary', 'encrypted_content', 'previous_response_id', 'item_reference', 'namespace', 'format', 'reasoning', 'effort', 'include',
+  'presence_penalty', 'frequency_penalty', 'strict', 'description',
 ];
 
 /** What goes in place of a member: every JSON type, edge numbers (1e400 parses to Infinity), odd text. */

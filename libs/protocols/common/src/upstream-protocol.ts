@@ -61,6 +61,12 @@ export interface UpstreamProtocol {
   streamScanner?(): StreamScanner;
   /** The provider's error message from an error body. */
   parseError(text: string): { message: string };
+  /**
+   * Whether an error answer says the model does not reason and refused the reasoning parameters
+   * it was sent: a registry mismatch the adapter learns from (it retries once without them),
+   * not a failure of the endpoint.
+   */
+  refusesReasoning?(status: number, text: string): boolean;
   /** Embeddings, where the protocol has them. */
   readonly embeddings?: UpstreamEmbeddings;
 }

@@ -16,12 +16,15 @@ import {
   requireString,
   unsupported,
   type JsonObject,
+  type NumberRange,
 } from '@rosetta/protocols/common';
 import { convertOpenAIResponsesInput } from './convert-openai-responses-input';
 import { convertOpenAIResponsesTools } from './convert-openai-responses-tools';
 
 const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 const SUMMARIES = ['auto', 'concise', 'detailed'] as const;
+/** OpenAI's range for both penalties. */
+const PENALTY: NumberRange = { min: -2, max: 2 };
 
 export function convertOpenAIResponsesRequest({ body }: { body: JsonObject }): Converted<CanonicalRequest> {
   refuseUnsupported(body);
@@ -36,6 +39,8 @@ export function convertOpenAIResponsesRequest({ body }: { body: JsonObject }): C
     maxOutputTokens: optionalNumber(body, 'max_output_tokens'),
     temperature: optionalNumber(body, 'temperature'),
     topP: optionalNumber(body, 'top_p'),
+    presencePenalty: optionalNumber(body, 'presence_penalty', '', PENALTY),
+    frequencyPenalty: optionalNumber(body, 'frequency_penalty', '', PENALTY),
     responseFormat: convertTextFormat(body),
     thinking: convertReasoning(body),
     user: optionalString(body, 'safety_identifier') ?? optionalString(body, 'user'),

@@ -73,9 +73,9 @@ describe('convertToOpenAIResponsesRequest', () => {
     expect(warnings.map((w) => w.feature)).toEqual(['audio', 'topK', 'stopSequences', 'thinking']);
   });
 
-  it('sends no reasoning to a model that does not reason, and says so', () => {
+  it('sends no reasoning, nor asks for encrypted reasoning, to a model that does not reason, and says so', () => {
     const { value, warnings } = encode({ thinking: { enabled: true, effort: 'high' }, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }, false);
-    expect(value).not.toHaveProperty('reasoning');
+    expect(value).toEqual({ model: 'gpt-5-codex', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] }], store: false });
     expect(warnings).toEqual([{ feature: 'thinking', message: 'This model does not reason; reasoning_effort dropped.' }]);
   });
 
@@ -96,7 +96,7 @@ describe('convertToOpenAIResponsesRequest', () => {
         { type: 'web_search_call', id: 'ws_1', status: 'completed' },
       ],
     };
-    const { value } = convertToOpenAIResponsesRequest({ request: { ...base, stream: true, passthrough: { protocol: 'openai-responses', body } }, upstreamModel: 'gpt-5-codex' });
+    const { value } = convertToOpenAIResponsesRequest({ request: { ...base, stream: true, passthrough: { protocol: 'openai-responses', body } }, upstreamModel: 'gpt-5-codex', reasoning: true });
     expect(value).toEqual({
       model: 'gpt-5-codex',
       store: false,
@@ -111,5 +111,14 @@ describe('convertToOpenAIResponsesRequest', () => {
       ],
     });
     expect(body.input).toHaveLength(5); // the client's body itself is untouched
+  });
+
+  it("forwards a Responses client's body to a model that does not reason without its reasoning parameters, and says so", () => {
+    const body = { model: 'rosetta/gpt-4.1', input: 'hi', reasoning: { effort: 'low', summary: 'auto' }, include: ['reasoning.encrypted_content', 'message.output_text.logprobs'] };
+    const { value, warnings } = convertToOpenAIResponsesRequest({ request: { ...base, passthrough: { protocol: 'openai-responses', body } }, upstreamModel: 'gpt-4.1', reasoning: false });
+    expect({ value, warnings }).toEqual({
+      value: { model: 'gpt-4.1', input: 'hi', store: false, include: ['message.output_text.logprobs'] },
+      warnings: [{ feature: 'thinking', message: 'This model does not reason; reasoning dropped.' }],
+    });
   });
 });

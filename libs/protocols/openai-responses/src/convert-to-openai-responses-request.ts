@@ -1,8 +1,9 @@
 /**
  * Canonical request → Responses body for an upstream that speaks it (`protocol:
  * "openai-responses"`). The gateway keeps conversation state itself, so the upstream is always
- * called statelessly (`store: false`) with encrypted reasoning included, which then travels with
- * the conversation as it does for Codex.
+ * called statelessly (`store: false`), with encrypted reasoning included for an endpoint that
+ * reasons, which then travels with the conversation as it does for Codex. An endpoint that does
+ * not reason gets no reasoning parameters at all: OpenAI (and Azure) refuse them with a 400.
  *
  * Fast path: a request that came in as a Responses request is forwarded as the client sent it
  * (its stored conversation already expanded), so item and tool types Rosetta does not model still
@@ -25,13 +26,11 @@ const DROPPED: ReadonlyArray<[keyof CanonicalRequest, string]> = [
   ['topK', 'The Responses API has no top_k; dropped.'],
   ['stopSequences', 'The Responses API has no stop sequences; dropped.'],
   ['seed', 'The Responses API has no seed; dropped.'],
-  ['frequencyPenalty', 'The Responses API has no frequency_penalty; dropped.'],
-  ['presencePenalty', 'The Responses API has no presence_penalty; dropped.'],
   ['candidateCount', 'The Responses API returns one answer; n dropped.'],
 ];
 
 export function convertToOpenAIResponsesRequest({ request, upstreamModel, reasoning }: { request: CanonicalRequest; upstreamModel: string; reasoning?: boolean }): Converted<JsonObject> {
-  if (request.passthrough?.protocol === 'openai-responses') return { value: forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), warnings: [] };
+  if (request.passthrough?.protocol === 'openai-responses') return forwardPassthrough(request.passthrough.body, upstreamModel, request.stream, reasoning);
   const tools = new ToolNames(request.tools);
   const input = convertToOpenAIResponsesInput({ messages: request.messages, tools });
   const warnings: TranslationWarning[] = [...input.warnings];
@@ -46,30 +45,39 @@ export function convertToOpenAIResponsesRequest({ request, upstreamModel, reason
     max_output_tokens: request.maxOutputTokens,
     temperature: request.temperature,
     top_p: request.topP,
+    presence_penalty: request.presencePenalty,
+    frequency_penalty: request.frequencyPenalty,
     text: request.responseFormat && { format: toTextFormat(request.responseFormat) },
     reasoning: effort === undefined ? undefined : compact({ effort, summary: effort === 'none' ? undefined : 'auto' }),
     safety_identifier: request.user,
     store: false,
-    include: [ENCRYPTED_REASONING],
+    include: reasoning === true ? [ENCRYPTED_REASONING] : undefined,
     stream: request.stream ? true : undefined,
   });
   return { value: body, warnings };
 }
 
-function forwardPassthrough(original: JsonObject, upstreamModel: string, stream: boolean): JsonObject {
+function forwardPassthrough(original: JsonObject, upstreamModel: string, stream: boolean, reasoning: boolean | undefined): Converted<JsonObject> {
   const body: JsonObject = { ...original };
+  const warnings: TranslationWarning[] = [];
   for (const name of ROUTING_FIELD_NAMES) delete body[name];
   // The gateway's own conversation state: the upstream neither keeps it nor knows our ids.
   delete body['previous_response_id'];
   body['model'] = upstreamModel;
   body['store'] = false;
   const include = isStringArray(body['include']) ? body['include'] : [];
-  body['include'] = include.includes(ENCRYPTED_REASONING) ? include : [...include, ENCRYPTED_REASONING];
+  if (reasoning === false) {
+    if (body['reasoning'] !== undefined && body['reasoning'] !== null) warnings.push({ feature: 'thinking', message: 'This model does not reason; reasoning dropped.' });
+    delete body['reasoning'];
+    if (body['include'] !== undefined) body['include'] = include.filter((entry) => entry !== ENCRYPTED_REASONING);
+  } else if (reasoning === true) {
+    body['include'] = include.includes(ENCRYPTED_REASONING) ? include : [...include, ENCRYPTED_REASONING];
+  }
   if (stream) body['stream'] = true;
   else delete body['stream'];
   delete body['stream_options'];
   if (Array.isArray(body['input'])) body['input'] = body['input'].flatMap(forUpstream);
-  return body;
+  return { value: body, warnings };
 }
 
 /**

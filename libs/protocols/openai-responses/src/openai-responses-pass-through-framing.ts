@@ -18,8 +18,8 @@
  */
 import type { FinishReason, GatewayError, StreamEvent, Usage, WireFrameEvent } from '@rosetta/canonical';
 import { isRecord, numberField, recordField, stringField, type JsonObject } from '@rosetta/protocols/common';
-import { errorCode } from './openai-responses-error';
-import { responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
+import { errorCode, errorEventData } from './openai-responses-error';
+import { nowSeconds, responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
 import { itemId, type ItemPrefix } from './responses-ids';
 
 export interface OpenAIResponsesPassThroughOptions {
@@ -131,7 +131,7 @@ export class OpenAIResponsesPassThroughFraming {
   private finish(finishReason: FinishReason, usage: Usage | undefined): string {
     this.ended = true;
     const status = statusFor(finishReason);
-    this.finished = responseEnvelope(this.options.head, status, this.output, { usage, finish: finishReason });
+    this.finished = responseEnvelope(this.options.head, status, this.output, { usage, finish: finishReason, completedAt: nowSeconds() });
     const name = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
     return this.event(name, { response: this.clientView(this.finished) });
   }
@@ -147,7 +147,7 @@ export class OpenAIResponsesPassThroughFraming {
     }
     this.open.clear();
     const code = errorCode(error);
-    text += this.event('error', { code, message: error.message, param: error.param ?? null });
+    text += this.event('error', errorEventData(error));
     this.finished = responseEnvelope(this.options.head, 'failed', this.output, { usage: this.usage, error: { code, message: error.message } });
     return text + this.event('response.failed', { response: this.clientView(this.finished) });
   }

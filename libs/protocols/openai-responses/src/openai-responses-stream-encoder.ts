@@ -8,8 +8,8 @@
 import type { FinishReason, GatewayError, ProviderSignature, StreamEvent, Usage } from '@rosetta/canonical';
 import type { JsonObject } from '@rosetta/protocols/common';
 import { callSignatureItem, messageItem, outputText, reasoningItem, toolCallItem } from './convert-to-openai-responses-output';
-import { responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
-import { errorCode } from './openai-responses-error';
+import { nowSeconds, responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
+import { errorCode, errorEventData } from './openai-responses-error';
 import { itemId } from './responses-ids';
 import { customInput, type ToolNames } from './tool-names';
 
@@ -226,7 +226,7 @@ export class OpenAIResponsesStreamEncoder {
   private finish(finishReason: FinishReason, usage: Usage | undefined, emit: Emit): void {
     this.close(emit);
     const status = statusFor(finishReason);
-    this.finished = responseEnvelope(this.options.head, status, this.output, { usage, finish: finishReason });
+    this.finished = responseEnvelope(this.options.head, status, this.output, { usage, finish: finishReason, completedAt: nowSeconds() });
     const name = status === 'incomplete' ? 'response.incomplete' : status === 'failed' ? 'response.failed' : 'response.completed';
     emit(name, { response: this.clientView(this.finished) });
   }
@@ -234,7 +234,7 @@ export class OpenAIResponsesStreamEncoder {
   private fail(error: GatewayError, emit: Emit): void {
     this.close(emit, 'incomplete');
     const code = errorCode(error);
-    emit('error', { code, message: error.message, param: error.param ?? null });
+    emit('error', errorEventData(error));
     this.finished = responseEnvelope(this.options.head, 'failed', this.output, { usage: this.usage, error: { code, message: error.message } });
     emit('response.failed', { response: this.clientView(this.finished) });
   }

@@ -6,7 +6,7 @@ import { renderOpenAIResponsesError } from './openai-responses-error';
 import { OpenAIResponsesPassThroughFraming } from './openai-responses-pass-through-framing';
 import { OpenAIResponsesStreamEncoder } from './openai-responses-stream-encoder';
 import { inputItemsPage, rebuildConversation, references, type ResponseRecord } from './responses-conversation';
-import { responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
+import { nowSeconds, responseEnvelope, statusFor, type ResponseHead } from './responses-envelope';
 import { newResponseId } from './responses-ids';
 import { ToolNames } from './tool-names';
 
@@ -69,7 +69,7 @@ export const openAIResponsesDialect: ClientDialect = {
       warnings,
       encodeResponse: async (response: CanonicalResponse) => {
         const output = convertToOpenAIResponsesOutput(response.content, { responseId: id, tools });
-        const finished = responseEnvelope(head(response.model), statusFor(response.finishReason), output, { usage: response.usage, finish: response.finishReason });
+        const finished = responseEnvelope(head(response.model), statusFor(response.finishReason), output, { usage: response.usage, finish: response.finishReason, completedAt: nowSeconds() });
         await keep(finished);
         return clientView(finished, includeEncrypted);
       },

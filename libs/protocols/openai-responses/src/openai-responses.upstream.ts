@@ -2,7 +2,7 @@ import type { UpstreamProtocol } from '@rosetta/protocols/common';
 import { parseOpenAIChatSSE } from '@rosetta/protocols/openai-chat';
 import { convertOpenAIResponsesResponse } from './convert-openai-responses-response';
 import { convertToOpenAIResponsesRequest } from './convert-to-openai-responses-request';
-import { parseOpenAIResponsesErrorBody } from './openai-responses-error';
+import { parseOpenAIResponsesErrorBody, refusesEncryptedReasoning } from './openai-responses-error';
 import { OpenAIResponsesStreamDecoder } from './openai-responses-stream-decoder';
 import { OpenAIResponsesStreamScanner } from './openai-responses-stream-scanner';
 
@@ -19,7 +19,7 @@ declare module '@rosetta/canonical' {
  */
 export const openAIResponsesUpstream: UpstreamProtocol = {
   id: 'openai-responses',
-  parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'response_format', 'max_tokens', 'reasoning'],
+  parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['max_output_tokens']],
   url: (baseUrl) => `${baseUrl}/responses`,
   headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
@@ -29,4 +29,5 @@ export const openAIResponsesUpstream: UpstreamProtocol = {
   streamDecoder: () => new OpenAIResponsesStreamDecoder(),
   streamScanner: () => new OpenAIResponsesStreamScanner(),
   parseError: parseOpenAIResponsesErrorBody,
+  refusesReasoning: refusesEncryptedReasoning,
 };

@@ -17,7 +17,15 @@ export interface ResponseHead {
   body: JsonObject;
 }
 
-export function responseEnvelope(head: ResponseHead, status: ResponseStatus, output: unknown[], extra: { usage?: Usage; error?: { code: string; message: string }; finish?: FinishReason } = {}): JsonObject {
+export interface EnvelopeExtra {
+  usage?: Usage;
+  error?: { code: string; message: string };
+  finish?: FinishReason;
+  /** Unix seconds the answer finished; the envelope carries it only when completed. */
+  completedAt?: number;
+}
+
+export function responseEnvelope(head: ResponseHead, status: ResponseStatus, output: unknown[], extra: EnvelopeExtra = {}): JsonObject {
   const { body } = head;
   const echo = (key: string, fallback: unknown): unknown => (body[key] === undefined ? fallback : body[key]);
   const reasoning = isRecord(body['reasoning']) ? body['reasoning'] : {};
@@ -26,9 +34,11 @@ export function responseEnvelope(head: ResponseHead, status: ResponseStatus, out
     id: head.id,
     object: 'response',
     created_at: head.createdAt,
+    completed_at: status === 'completed' ? (extra.completedAt ?? head.createdAt) : null,
     status,
     background: false,
     error: extra.error ?? null,
+    frequency_penalty: echo('frequency_penalty', 0),
     incomplete_details: status === 'incomplete' ? { reason: incompleteReason(extra.finish) } : null,
     instructions: echo('instructions', null),
     max_output_tokens: echo('max_output_tokens', null),
@@ -36,6 +46,7 @@ export function responseEnvelope(head: ResponseHead, status: ResponseStatus, out
     model: head.model,
     output,
     parallel_tool_calls: echo('parallel_tool_calls', true),
+    presence_penalty: echo('presence_penalty', 0),
     previous_response_id: echo('previous_response_id', null),
     prompt_cache_key: echo('prompt_cache_key', null),
     reasoning: { effort: reasoning['effort'] ?? null, summary: reasoning['summary'] ?? null },
@@ -45,7 +56,7 @@ export function responseEnvelope(head: ResponseHead, status: ResponseStatus, out
     temperature: echo('temperature', 1),
     text: { format: text['format'] ?? { type: 'text' }, verbosity: text['verbosity'] ?? 'medium' },
     tool_choice: echo('tool_choice', 'auto'),
-    tools: echo('tools', []),
+    tools: Array.isArray(body['tools']) ? body['tools'].map(echoTool) : [],
     top_logprobs: echo('top_logprobs', 0),
     top_p: echo('top_p', 1),
     truncation: echo('truncation', 'disabled'),
@@ -53,6 +64,21 @@ export function responseEnvelope(head: ResponseHead, status: ResponseStatus, out
     user: echo('user', null),
     metadata: echo('metadata', {}),
   };
+}
+
+/**
+ * A tool as the response describes it, not as the client sent it: a function tool always has
+ * `description`, `parameters` and `strict` (the Responses API's default, true). Other tool types
+ * have no such fields and go back as they came.
+ */
+function echoTool(tool: unknown): unknown {
+  if (!isRecord(tool) || tool['type'] !== 'function') return tool;
+  return { ...tool, description: tool['description'] ?? null, parameters: tool['parameters'] ?? null, strict: tool['strict'] ?? true };
+}
+
+/** Unix seconds now: when an answer is completed. */
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }
 
 /** The response's status for a finished answer. */
