@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
@@ -100,6 +102,38 @@ describe('admin CLI against a running gateway', () => {
     expect((await ok('keys', 'revoke', key.id)).revoked_at).toEqual(expect.any(String));
     const stored = await query<{ revoked: boolean }>(db.url, 'SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = $1', [key.id]);
     expect(stored).toEqual([{ revoked: true }]);
+  });
+
+  it('providers: set from a YAML file, list, delete; requests and the audit log listed (issue 27)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rosetta-cli-')), 'provider.yaml');
+    writeFileSync(
+      file,
+      [
+        'protocol: openai',
+        `base_url: ${sim.url}/v1`,
+        'api_key: cli-provider-key-000000',
+        'endpoints:',
+        '  - model: rosetta/cli-model',
+        '    upstream_model: cli-model',
+        '    context_length: 32000',
+        '    max_completion_tokens: 4000',
+        '    pricing: {prompt: "0.0000001", completion: "0.0000002"}',
+      ].join('\n'),
+    );
+    await ok('providers', 'set', 'cli-vllm', '--file', file);
+    const listed = (await ok('providers', 'list')) as any;
+    const provider = (Array.isArray(listed) ? listed : listed.data).find((p: any) => p.slug === 'cli-vllm');
+    expect(provider).toMatchObject({ slug: 'cli-vllm', protocol: 'openai', configured: true });
+    expect(JSON.stringify(listed)).not.toContain('cli-provider-key-000000');
+    const requests = await ok('requests', 'list', '--limit', '5');
+    expect(Object.keys(requests)).toEqual(['data', 'next_cursor']);
+    expect(requests.data[0]).toMatchObject({ request_id: expect.stringMatching(/^req_/), requested_model: 'rosetta/gpt-4o-mini' });
+    const audit = await ok('audit', 'list', '--action', 'provider', '--limit', '5');
+    expect(audit.data[0]).toMatchObject({ action: expect.stringMatching(/^provider\./), target_id: 'cli-vllm' });
+    await ok('providers', 'delete', 'cli-vllm');
+    const missing = await cli(['providers', 'set', 'x', '--file', join(tmpdir(), 'no-such-provider.yaml')], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('error: cannot read');
   });
 
   it('explains refusals from the gateway, mistakes in the command, and help', async () => {

@@ -103,3 +103,18 @@ describe('admin CLI commands', () => {
     if (overview.kind === 'help') for (const command of COMMANDS) expect(overview.text).toContain(command.name);
   });
 });
+
+describe('admin CLI: providers, requests and the audit log (issue 27)', () => {
+  it('builds each call, the provider body named as a file for the CLI to read', () => {
+    expect(call('providers', 'list')).toEqual({ method: 'GET', path: '/admin/providers' });
+    expect(call('providers', 'set', 'my-vllm', '--file', 'vllm.yaml')).toEqual({ method: 'PUT', path: '/admin/providers/my-vllm', bodyFile: 'vllm.yaml' });
+    expect(call('providers', 'delete', 'my-vllm')).toEqual({ method: 'DELETE', path: '/admin/providers/my-vllm' });
+    expect(call('requests', 'list', '--status', 'error', '--limit', '20', '--key', ID)).toEqual({ method: 'GET', path: `/admin/requests?limit=20&key_id=${ID}&status=error` });
+    expect(call('audit', 'list', '--action', 'key', '--before', 'c1')).toEqual({ method: 'GET', path: '/admin/audit?before=c1&action=key' });
+  });
+
+  it('refuses a provider without its file or slug', () => {
+    expect(refusal('providers', 'set', 'my-vllm')).toBe('providers set needs --file');
+    expect(refusal('providers', 'delete')).toBe('providers delete needs the provider slug');
+  });
+});

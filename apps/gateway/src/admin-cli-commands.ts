@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defined, keyBody, limit, teamBody, type Values } from './admin-cli-bodies';
+import { MORE_COMMANDS } from './admin-cli-more-commands';
 
 export interface Call {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,6 +12,8 @@ export interface Call {
   body?: unknown;
   /** The answer is CSV text, printed as is. */
   csv?: boolean;
+  /** The body is this JSON or YAML file (read by the CLI, not here). */
+  bodyFile?: string;
 }
 
 export type Parsed = { kind: 'call'; call: Call } | { kind: 'help'; text: string };
@@ -26,14 +29,14 @@ export class UsageError extends Error {
 }
 
 
-interface Option {
+export interface Option {
   type: 'string' | 'boolean';
   /** `<N|null>`-style placeholder for the usage line. */
   arg?: string;
   help: string;
 }
 
-interface Command {
+export interface Command {
   /** `keys create`, `usage` */
   name: string;
   /** The positional argument after the command, e.g. `<id>`. */
@@ -199,9 +202,10 @@ export const COMMANDS: readonly Command[] = [
     options: {},
     build: (_, id) => ({ method: 'GET', path: path('/admin/requests', need(id, 'the request id')) }),
   },
+  ...MORE_COMMANDS,
 ];
 
-const RESOURCES = ['keys', 'teams', 'plans', 'usage', 'requests'];
+const RESOURCES = ['keys', 'teams', 'plans', 'usage', 'requests', 'providers', 'audit'];
 
 export const ENVIRONMENT_HELP =
   'environment: ADMIN_TOKEN (required), ROSETTA_URL (default http://127.0.0.1:$ADMIN_PORT, else $PORT, else 8080)\n' +

@@ -4,6 +4,8 @@
  * with ADMIN_TOKEN, so it works the same against the embedded database and a shared PostgreSQL.
  * The commands themselves are in admin-cli-commands.ts.
  */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { buildCall, UsageError, type Call } from './admin-cli-commands';
 
 export { buildCall } from './admin-cli-commands';
@@ -28,6 +30,14 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: O
     if (!(error instanceof UsageError)) throw error;
     io.err(`error: ${error.message}\n\n${error.help}\n`);
     return 2;
+  }
+  if (call.bodyFile !== undefined) {
+    try {
+      call = { ...call, body: parseYaml(readFileSync(call.bodyFile, 'utf8')) as unknown };
+    } catch (error) {
+      io.err(`error: cannot read ${call.bodyFile}: ${(error as Error).message}\n`);
+      return 2;
+    }
   }
   const token = env['ADMIN_TOKEN'];
   if (!token) {

@@ -1,0 +1,80 @@
+/**
+ * The admin CLI's commands for providers, the request list and the audit log — what the dashboard's
+ * Providers, Requests and Audit pages show (issue 27). Pure, like the others: a provider's body is
+ * named as a file, which admin-cli.ts reads.
+ */
+import type { Call, Command, Option } from './admin-cli-commands';
+import type { Values } from './admin-cli-bodies';
+
+const path = (base: string, id: string): string => `${base}/${encodeURIComponent(id)}`;
+
+function need(value: string | undefined, what: string): string {
+  if (value === undefined || value === '') throw new Error(`needs ${what}`);
+  return value;
+}
+
+/** A GET with each given option as its query parameter. */
+function listing(base: string, values: Values, parameters: Record<string, string>): Call {
+  const query = new URLSearchParams();
+  for (const [option, parameter] of Object.entries(parameters)) if (typeof values[option] === 'string') query.set(parameter, values[option] as string);
+  const search = query.toString();
+  return { method: 'GET', path: `${base}${search ? `?${search}` : ''}` };
+}
+
+const PAGE: Record<string, Option> = {
+  limit: { type: 'string', arg: '<N>', help: 'how many rows (default 50, at most 500)' },
+  before: { type: 'string', arg: '<cursor>', help: 'the next_cursor of the previous page' },
+};
+
+const REQUEST_FILTERS: Record<string, Option> = {
+  ...PAGE,
+  key: { type: 'string', arg: '<key-id>', help: 'only this key' },
+  team: { type: 'string', arg: '<team-id>', help: 'only this team' },
+  model: { type: 'string', arg: '<model>', help: 'only this model (served or requested)' },
+  status: { type: 'string', arg: '<ok|error|NNN>', help: 'only answers with this outcome or HTTP status' },
+  since: { type: 'string', arg: '<date>', help: 'from (inclusive): 2026-11-01 or 2026-11-01T08:00:00Z' },
+  until: { type: 'string', arg: '<date>', help: 'to (exclusive)' },
+};
+
+const AUDIT_FILTERS: Record<string, Option> = {
+  ...PAGE,
+  action: { type: 'string', arg: '<action|kind>', help: 'one action (key.revoke) or a kind (key)' },
+  actor: { type: 'string', arg: '<actor>', help: 'only changes by this actor' },
+  target: { type: 'string', arg: '<id>', help: 'only changes to this key, team, plan or provider' },
+  from: { type: 'string', arg: '<date>', help: 'from (inclusive)' },
+  to: { type: 'string', arg: '<date>', help: 'to (exclusive)' },
+};
+
+export const MORE_COMMANDS: readonly Command[] = [
+  { name: 'providers list', summary: 'providers, whether each is configured, their endpoints and live health (never their keys)', options: {}, build: () => ({ method: 'GET', path: '/admin/providers' }) },
+  {
+    name: 'providers set',
+    target: '<slug>',
+    summary: 'add or change a provider and its endpoints from a JSON or YAML file in the PROVIDERS_FILE shape (one provider)',
+    options: { file: { type: 'string', arg: '<path>', help: 'the provider: {protocol, base_url, api_key or api_key_env, endpoints: [...]}' } },
+    build(values, slug) {
+      const file = values['file'];
+      if (typeof file !== 'string') throw new Error('providers set needs --file');
+      return { method: 'PUT', path: path('/admin/providers', need(slug, 'the provider slug')), bodyFile: file };
+    },
+  },
+  {
+    name: 'providers delete',
+    target: '<slug>',
+    summary: 'remove a provider (a built-in one is disabled instead: providers set with disabled: true)',
+    options: {},
+    build: (_, slug) => ({ method: 'DELETE', path: path('/admin/providers', need(slug, 'the provider slug')) }),
+  },
+  {
+    name: 'requests list',
+    summary: 'recent requests from the ledger, newest first',
+    options: REQUEST_FILTERS,
+    build: (values) => listing('/admin/requests', values, { limit: 'limit', before: 'before', key: 'key_id', team: 'team_id', model: 'model', status: 'status', since: 'since', until: 'until' }),
+  },
+  {
+    name: 'audit list',
+    summary: 'the audit log of admin changes and sign-ins, newest first',
+    options: AUDIT_FILTERS,
+    build: (values) => listing('/admin/audit', values, { limit: 'limit', before: 'before', action: 'action', actor: 'actor', target: 'target', from: 'from', to: 'to' }),
+  },
+];
