@@ -180,12 +180,20 @@ describe('dialect A (OpenAI chat completions) end to end with the official SDK',
   });
 
   describe('model id rules', () => {
-    it.each(['gpt-4o', 'rosetta', 'rosetta/', 'rosetta/rosetta', 'openai/gpt-4o-mini'])('rejects %p with 400', async (model) => {
+    it.each([
+      ['gpt-4o', ''],
+      ['rosetta', ''],
+      ['rosetta/', ''],
+      ['rosetta/rosetta', ''],
+      // The interface's message, and the id the caller most likely meant when the namespace has it.
+      ['openai/gpt-4o-mini', "; did you mean 'rosetta/gpt-4o-mini'? (an operator can map a client's own model ids with MODEL_ALIASES)"],
+      ['gpt-4o-mini', "; did you mean 'rosetta/gpt-4o-mini'? (an operator can map a client's own model ids with MODEL_ALIASES)"],
+    ])('rejects %p with 400', async (model, hint) => {
       const error = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect(error.status).toBe(400);
       expect(error.error).toEqual({
-        message: `invalid model '${model}': only rosetta/* models are supported`,
+        message: `invalid model '${model}': only rosetta/* models are supported${hint}`,
         type: 'invalid_request_error',
         code: null,
         param: 'model',

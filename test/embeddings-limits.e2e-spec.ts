@@ -127,7 +127,11 @@ describe('embeddings: limits, budgets, fallbacks and refusals', () => {
       [{ model: GEM, input: [[1, 2, 3]], provider_only: ['gemini'] }, 'input', "No endpoint of 'rosetta/gemini-embedding-001' satisfies token-id input (its providers take text only)"],
       [{ model: 'rosetta/gpt-4o-mini', input: 'x' }, 'model', "'rosetta/gpt-4o-mini' is not an embedding model: name one such as rosetta/text-embedding-3-small, rosetta/gemini-embedding-001"],
       [{ model: 'rosetta/auto', input: 'x' }, 'model', "'rosetta/auto' is not an embedding model (rosetta/auto routes chat requests): name one such as rosetta/text-embedding-3-small, rosetta/gemini-embedding-001"],
-      [{ model: 'text-embedding-3-small', input: 'x' }, 'model', "invalid model 'text-embedding-3-small': only rosetta/* models are supported"],
+      [
+        { model: 'text-embedding-3-small', input: 'x' },
+        'model',
+        "invalid model 'text-embedding-3-small': only rosetta/* models are supported; did you mean 'rosetta/text-embedding-3-small'? (an operator can map a client's own model ids with MODEL_ALIASES)",
+      ],
     ])('POST /v1/embeddings %j → 400 naming the field', async (body, param, message) => {
       expect(await post('/v1/embeddings', body, bearer())).toEqual({ status: 400, body: { error: { type: 'invalid_request_error', code: null, param, message }, request_id: expect.stringMatching(/^req_/) } });
     });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { UpstreamProtocolId } from '@rosetta/canonical';
+import { GatewayError, type UpstreamProtocolId } from '@rosetta/canonical';
 import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { AUTO_MODEL_NAME } from './catalog';
@@ -96,10 +96,29 @@ export class RegistryService implements OnModuleInit {
   resolve(model: unknown, param = 'model'): RegistryModel {
     const aliased = typeof model === 'string' ? this.alias(model) : undefined;
     if (aliased) return aliased;
-    parseModelId(model, this.namespace, param);
+    try {
+      parseModelId(model, this.namespace, param);
+    } catch (error) {
+      throw this.withSuggestion(error, model, param);
+    }
     const found = this.byId.get(model as string);
     if (!found) throw modelNotFound(model as string, param, String(model).length <= 200 ? nearestModelId(model as string, [...this.byId.keys()]) : undefined);
     return found;
+  }
+
+  /**
+   * The interface's 400 for an id outside the namespace, kept as it is, with the id the caller most
+   * likely meant (`gpt-4o-mini` → `rosetta/gpt-4o-mini`) and how an operator maps a client's own
+   * default id (issue 27).
+   */
+  private withSuggestion(error: unknown, model: unknown, param: string): unknown {
+    if (!(error instanceof GatewayError) || typeof model !== 'string' || model.length > 200) return error;
+    // `gpt-4o-mini`, `models/gpt-4o-mini`, `openai/gpt-4o-mini`: the name after the last slash,
+    // suggested only when the namespace holds it (a near miss of another model is no help here).
+    const name = model.slice(model.lastIndexOf('/') + 1).toLowerCase();
+    const meant = `${this.namespace}/${name}`;
+    if (!name || !this.byId.has(meant) || meant === model) return error;
+    return GatewayError.invalidRequest(`${error.message}; did you mean '${meant}'? (an operator can map a client's own model ids with MODEL_ALIASES)`, param);
   }
 
   /**
