@@ -7,6 +7,9 @@ import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapte
 import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured, scanSse } from './upstream-call';
 import { REASONING_REFUSED } from './upstream-error';
 
+/** Endpoints remembered as not reasoning, oldest forgotten first (a forgotten one costs one more refusal). */
+const MAX_LEARNED = 1_000;
+
 /**
  * The one adapter implementation: an upstream protocol's descriptor (its codec, URL, headers,
  * stream framing and error format) over the shared transport. Every upstream protocol gets one.
@@ -54,6 +57,8 @@ export class ProtocolAdapter implements ProviderAdapter {
       return await send(call);
     } catch (error) {
       if (!(error instanceof GatewayError) || error.code !== REASONING_REFUSED) throw error;
+      // Bounded: a caller's own base_url (provider_configs) makes a key per host it names.
+      if (this.learnedNotReasoning.size >= MAX_LEARNED) this.learnedNotReasoning.delete(this.learnedNotReasoning.values().next().value!);
       this.learnedNotReasoning.add(key);
       return send(withoutReasoning());
     }
