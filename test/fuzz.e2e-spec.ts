@@ -5,7 +5,7 @@ import { hostileEmbeddingBody } from '../libs/dialects/src/__fixtures__/fuzz-emb
 import { MAX_JSON_DEPTH } from '../libs/dialects/src/common/json-nesting';
 import { readErrorEnvelope } from './support/dialect-wire';
 import { auth, bodyBytes, bodyForm, extraHeaders, frame, framing, GEMINI_METHODS, modelSegment, query, sendRaw, type Auth, type Call, type Reply } from './support/fuzz-requests';
-import { TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { adminCall, TEST_ADMIN_TOKEN } from './support/gateway-process';
 import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
 
 /**
@@ -216,6 +216,71 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
         expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, `Request body nests deeper than ${MAX_JSON_DEPTH} levels`]);
       }
     }
+  });
+
+  it('refuses NUL and lone surrogates in every admin field and parameter with a 400 (or 404) naming it, and stores nothing', async () => {
+    const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const call = (method: string, path: string, body?: unknown): Promise<Reply> =>
+      expectWellBehaved({ method: method as Call['method'], path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)) });
+    const key = JSON.parse((await call('POST', '/admin/keys', { name: 'fuzz-admin-key', plan: 'pro' })).body) as { id: string };
+    const team = JSON.parse((await call('POST', '/admin/teams', { name: 'fuzz-admin' })).body) as { id: string };
+    const endpoint = { model: 'rosetta/fuzz-model', upstream_model: 'gpt-4o-mini', context_length: 8000, max_completion_tokens: 100, pricing: { prompt: '0', completion: '0' } };
+    const provider = { protocol: 'openai', base_url: `${stack.sim.url}/v1`, api_key_env: 'OPENAI_API_KEY', data_collection: 'allow', endpoints: [endpoint] };
+    const model = { display_name: 'Fuzz', author: 'fuzz', description: 'd', created_at: '2025-01-01T00:00:00Z', kind: 'chat' };
+    /** Each route that stores text, a valid body for it, and every text field in it (a path into the body, and the param the 400 names). */
+    const writes: Array<{ method: string; path: string; body: Record<string, unknown>; fields: Array<[string[], string]> }> = [
+      { method: 'POST', path: '/admin/keys', body: { name: 'k', plan: 'pro' }, fields: [[['name'], 'name'], [['plan'], 'plan'], [['expires_at'], 'expires_at'], [['team_id'], 'team_id'], [['budget_period'], 'budget_period'], [['models'], 'models']] },
+      { method: 'PATCH', path: `/admin/keys/${key.id}`, body: {}, fields: [[['name'], 'name'], [['plan'], 'plan'], [['expires_at'], 'expires_at'], [['team_id'], 'team_id'], [['models'], 'models']] },
+      { method: 'POST', path: '/admin/teams', body: { name: 't' }, fields: [[['name'], 'name'], [['budget_period'], 'budget_period']] },
+      { method: 'PATCH', path: `/admin/teams/${team.id}`, body: {}, fields: [[['name'], 'name'], [['budget_period'], 'budget_period']] },
+      {
+        method: 'PUT', path: '/admin/providers/fuzz-admin', body: provider,
+        fields: [[['protocol'], 'protocol'], [['base_url'], 'base_url'], [['api_key_env'], 'api_key_env'], [['api_key'], 'api_key'], [['data_collection'], 'data_collection'],
+          ...(['model', 'upstream_model', 'kind', 'quantization'].map((f) => [['endpoints', '0', f], `endpoints[0].${f}`]) as Array<[string[], string]>),
+          [['endpoints', '0', 'pricing', 'prompt'], 'endpoints[0].pricing.prompt']],
+      },
+      { method: 'PUT', path: '/admin/models/rosetta/fuzz-admin', body: model, fields: [[['display_name'], 'display_name'], [['author'], 'author'], [['description'], 'description'], [['created_at'], 'created_at'], [['kind'], 'kind']] },
+    ];
+    const set = (body: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> => {
+      const copy = structuredClone(body);
+      let at: any = copy;
+      for (const part of path.slice(0, -1)) at = at[part];
+      at[path.at(-1)!] = path.at(-1) === 'models' ? [value] : value;
+      return copy;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ before: fc.string({ maxLength: 8 }), bad: fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'), after: fc.string({ maxLength: 8 }) }),
+        async ({ before, bad, after }) => {
+          const text = `${before}${bad}${after}`;
+          for (const write of writes) {
+            for (const [path, param] of write.fields) {
+              const reply = await call(write.method, write.path, set(write.body, path, text));
+              expect([write.method, write.path, reply.status, JSON.parse(reply.body).error.param]).toEqual([write.method, write.path, 400, param]);
+            }
+          }
+        },
+      ),
+      { ...RUNS, numRuns: 12 },
+    );
+    // In the path and the query: a 400 naming the parameter, or a 404 for an id nothing can have.
+    const paths: Array<[string, string, number, string | undefined]> = [
+      ['PUT', '/admin/plans/a%00b', 400, 'name'],
+      ['PUT', '/admin/providers/a%00b', 400, 'slug'],
+      ['PUT', '/admin/models/rosetta/a%00b', 400, 'name'],
+      ['PATCH', '/admin/keys/a%00b', 404, undefined],
+      ['PATCH', '/admin/teams/a%00b', 404, undefined],
+      ['GET', '/admin/audit?actor=a%00b', 400, 'actor'],
+      ['GET', '/admin/audit?target=a%00b', 400, 'target'],
+      ['GET', '/admin/requests?model=a%00b', 400, 'model'],
+      ['GET', '/admin/requests/a%00b', 404, undefined],
+    ];
+    for (const [method, path, status, param] of paths) {
+      const reply = await call(method, path, method === 'GET' ? undefined : path.includes('plans') ? { rpm: 1, tpm: 1 } : path.includes('models') ? model : path.includes('providers') ? provider : { name: 'n' });
+      expect([method, path, reply.status, JSON.parse(reply.body).error.param ?? undefined]).toEqual([method, path, status, param]);
+    }
+    const stored = await adminCall(stack.gateway, 'GET', '/admin/audit?target=fuzz-admin');
+    expect(stored.body.data.map((e: { action: string }) => e.action)).toEqual(['team.create']);
   });
 
   it('leaves every provider as healthy as it was, and the gateway serving', async () => {

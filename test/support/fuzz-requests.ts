@@ -11,7 +11,7 @@ import { toJsonText, type Json } from '../../libs/dialects/src/__fixtures__/fuzz
 import { MAX_JSON_DEPTH } from '../../libs/dialects/src/common/json-nesting';
 
 export interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   body?: Buffer;

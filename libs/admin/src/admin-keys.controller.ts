@@ -7,7 +7,7 @@ import { RegistryService } from '@rosetta/registry';
 import { UsageRepository, usdString } from '@rosetta/usage';
 import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
-import { Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
   return {
@@ -62,6 +62,7 @@ export class AdminKeysController {
   @Audited('key.create', 'key')
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateKeyDto, body);
+    auditChange(dto);
     const change = this.checked(dto);
     const { record, key } = await this.keys.create({
       name: dto.name,
@@ -97,6 +98,7 @@ export class AdminKeysController {
   async update(@Param('id') id: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     const current = await this.find(id);
     const dto = validateBody(UpdateKeyDto, body);
+    auditChange(dto);
     const change = this.checked(dto, current);
     const record = await this.keys.update(current.id, change);
     return presentKey(record!);

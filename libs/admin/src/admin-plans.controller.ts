@@ -5,7 +5,7 @@ import { PLAN_NAME_PATTERN, PlanCacheService, PlanRepository, type PlanRecord } 
 import { validateBody } from '@rosetta/platform';
 import { UpdatePlanDto, UpsertPlanDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
-import { Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 interface StatusSetter {
   status(code: number): unknown;
@@ -45,6 +45,7 @@ export class AdminPlansController {
   ): Promise<PlanRecord> {
     checkedName(name);
     const dto = validateBody(UpsertPlanDto, body, { rejectUnknown: true });
+    auditChange(dto);
     const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm });
     await this.cache.changed(name);
     res.status(created ? 201 : 200);
@@ -56,6 +57,7 @@ export class AdminPlansController {
   async update(@Param('name') name: string, @Body() body: unknown): Promise<PlanRecord> {
     checkedName(name);
     const dto = validateBody(UpdatePlanDto, body, { rejectUnknown: true });
+    auditChange(dto);
     if (dto.rpm === undefined && dto.tpm === undefined) {
       throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited)");
     }

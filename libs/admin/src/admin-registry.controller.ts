@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, Param, Put, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
+import { afterCommit, onRollback } from '@rosetta/persistence';
 import { validateBody } from '@rosetta/platform';
 import { ModelEntryDto, ProviderEntryDto, RegistryService, RegistryWriterService, type ResolvedProvider } from '@rosetta/registry';
 import { CircuitBreakerService, EndpointHealthService } from '@rosetta/routing';
 import { AdminGuard } from './admin.guard';
-import { Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 /**
  * Providers and models at run time, in the shape of PROVIDERS_FILE (ARCHITECTURE §5). Admin
@@ -32,6 +33,7 @@ export class AdminRegistryController {
   @Audited('provider.put', 'provider', 'slug')
   async putProvider(@Param('slug') slug: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     const entry = validateBody(ProviderEntryDto, { ...(body as object), slug });
+    auditChange(entry);
     await this.writer.applyProvider(entry, 'admin');
     await this.commit();
     return this.present(this.registry.provider(slug)!);
@@ -53,6 +55,7 @@ export class AdminRegistryController {
   async putModel(@Param('name') name: string | string[], @Body() body: unknown): Promise<Record<string, unknown>> {
     const id = Array.isArray(name) ? name.join('/') : name;
     const entry = validateBody(ModelEntryDto, { ...(body as object), name: this.writer.bareName(id) });
+    auditChange(entry);
     await this.writer.applyModel(entry, 'admin');
     await this.commit();
     const model = this.registry.find(`${this.registry.namespace}/${entry.name}`)!;
@@ -66,10 +69,14 @@ export class AdminRegistryController {
     };
   }
 
-  /** Read-your-writes here, then every other replica. */
+  /**
+   * Read-your-writes here (the reload reads inside the change's transaction, and reads again if it
+   * rolls back), then every other replica once it is committed.
+   */
   private async commit(): Promise<void> {
     await this.registry.reload();
-    await this.writer.changed();
+    onRollback(() => this.registry.reload());
+    await afterCommit(() => this.writer.changed());
   }
 
   /**

@@ -7,7 +7,7 @@ import { UsageRepository, usdString } from '@rosetta/usage';
 import { budgetOf, checkInclude, monthStart } from './admin-keys.controller';
 import { CreateTeamDto, UpdateTeamDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
-import { Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,6 +40,7 @@ export class AdminTeamsController {
   @Audited('team.create', 'team')
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateTeamDto, body);
+    auditChange(dto);
     if (await this.repository.findByName(dto.name)) throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
     const team = await this.repository.insert({ name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period) ?? null });
     await this.cache.changed(team.id);
@@ -73,6 +74,7 @@ export class AdminTeamsController {
   async update(@Param('id') id: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     const current = await this.find(id);
     const dto = validateBody(UpdateTeamDto, body);
+    auditChange(dto);
     if (dto.name !== undefined && dto.name !== current.name && (await this.repository.findByName(dto.name))) {
       throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
     }

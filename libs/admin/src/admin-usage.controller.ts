@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
-import { isGatewayRequestId } from '@rosetta/platform';
+import { isGatewayRequestId, isStorableText } from '@rosetta/platform';
 import { usageCsv, usageTotals, UsageRecorderService, UsageRepository, type UsageReportRow, type UsageTotals } from '@rosetta/usage';
 import { AdminGuard } from './admin.guard';
 import { parseRequestListQuery } from './request-list-query';
@@ -55,6 +55,8 @@ export class AdminUsageController {
    */
   @Get('requests/:id')
   async request(@Param('id') id: string): Promise<Record<string, unknown>> {
+    // No id holding a NUL was ever recorded, and PostgreSQL cannot compare one: not found, no lookup.
+    if (!isStorableText(id)) throw requestNotFound(id);
     const lookup = isGatewayRequestId(id) ? () => this.usage.find(id).then((row) => (row ? [row] : [])) : () => this.usage.findByClientId(id);
     await this.recorder.flush(); // a request that just finished may still be in this replica's batch
     let rows = await lookup();
@@ -69,7 +71,7 @@ export class AdminUsageController {
     }
     if (rows.length === 1) return rows[0]!;
     if (rows.length > 1) return { client_request_id: id, matches: rows };
-    throw new GatewayError('not_found_error', `Request '${id}' not found: the ledger has no request with this id (server x-request-id or the caller's own); a request is recorded when its response ends`);
+    throw requestNotFound(id);
   }
 
   /**
@@ -90,4 +92,8 @@ export class AdminUsageController {
     }
     return { from: parsed.from.toISOString(), to: parsed.to.toISOString(), group_by: [...parsed.groupBy], data, totals: usageTotals(data) };
   }
+}
+
+function requestNotFound(id: string): GatewayError {
+  return new GatewayError('not_found_error', `Request '${id}' not found: the ledger has no request with this id (server x-request-id or the caller's own); a request is recorded when its response ends`);
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { PLAN_NAME_PATTERN } from '@rosetta/limits';
+import { IsStoredText } from '@rosetta/platform';
 
 const MAX_LIMIT = 2_000_000_000;
 /** Budgets are counted in nano-dollars, exact up to ~$9M; a billion dollars is beyond any budget. */
@@ -14,6 +15,7 @@ const BUDGET_PERIOD_VALUES = ['day', 'month', 'total'];
 const Limit = (): PropertyDecorator => applyDecorators(Max(MAX_LIMIT), Min(0), IsInt(), ValidateIf((_, v) => v !== null));
 
 export class CreateKeyDto {
+  @IsStoredText()
   @IsString()
   @Length(1, 200)
   name!: string;
@@ -63,6 +65,7 @@ export class CreateKeyDto {
   @ValidateIf((_, v) => v !== null)
   @IsArray()
   @ArrayMaxSize(500)
+  @IsStoredText({ each: true })
   @IsString({ each: true, message: 'models must be a list of model ids' })
   models?: string[] | null;
 }
@@ -70,6 +73,7 @@ export class CreateKeyDto {
 /** PATCH /admin/keys/{id}: any field of a key but its secret; null clears what can be cleared. */
 export class UpdateKeyDto extends CreateKeyDto {
   @IsOptional()
+  @IsStoredText()
   @IsString()
   @Length(1, 200)
   declare name: string;
@@ -81,6 +85,7 @@ export class UpdateKeyDto extends CreateKeyDto {
 }
 
 export class CreateTeamDto {
+  @IsStoredText()
   @IsString()
   @Length(1, 200)
   name!: string;
@@ -100,6 +105,7 @@ export class CreateTeamDto {
 
 export class UpdateTeamDto extends CreateTeamDto {
   @IsOptional()
+  @IsStoredText()
   @IsString()
   @Length(1, 200)
   declare name: string;

@@ -1,3 +1,4 @@
+import { checkStoredText } from '@rosetta/platform';
 import { decodeCursor, type LedgerPageFilter } from '@rosetta/usage';
 import { id, instant, invalid, single } from './usage-query';
 
@@ -29,6 +30,7 @@ export function parseRequestListQuery(query: Record<string, unknown>): LedgerPag
   const model = single(query, 'model');
   if (model !== undefined) {
     if (model.trim() === '' || model.length > 200) throw invalid('model', "Invalid 'model': must be a model id (1 to 200 characters)");
+    checkStoredText(model, 'model');
     filter.model = model.trim();
   }
   const status = single(query, 'status');

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
+import { managerOf } from '@rosetta/persistence';
 import { ApiKeyEntity } from './api-key.entity';
 import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
 @Injectable()
 export class ApiKeyRepository {
-  private readonly repo: Repository<ApiKeyEntity>;
+  constructor(private readonly dataSource: DataSource) {}
 
-  constructor(dataSource: DataSource) {
-    this.repo = dataSource.getRepository(ApiKeyEntity);
+  /** Inside an admin change's transaction when there is one (managerOf), so it commits with its audit row. */
+  private get repo(): Repository<ApiKeyEntity> {
+    return managerOf(this.dataSource).getRepository(ApiKeyEntity);
   }
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {

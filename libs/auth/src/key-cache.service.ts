@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
+import { afterCommit, INVALIDATION_BUS, type InvalidationBus } from '@rosetta/persistence';
 import { ApiKeyRepository } from './api-key.repository';
 import type { ApiKeyRecord, StoredApiKey } from './api-key.record';
 import { parseApiKey, verifySecret } from './key-secret';
@@ -63,8 +63,11 @@ export class KeyCacheService implements OnModuleInit, OnModuleDestroy {
 
   /** Drops a key from this replica's cache and tells the others to do the same. */
   async invalidate(lookupId: string): Promise<void> {
-    this.entries.delete(lookupId);
-    await this.bus.publish({ kind: 'api_key', id: lookupId });
+    // Only once the change is committed: dropped earlier, a lookup could cache the old row again.
+    await afterCommit(async () => {
+      this.entries.delete(lookupId);
+      await this.bus.publish({ kind: 'api_key', id: lookupId });
+    });
   }
 
   private async lookup(lookupId: string, now: number): Promise<StoredApiKey | null> {

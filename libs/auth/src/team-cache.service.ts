@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { INVALIDATION_BUS, ReloadingTable, type InvalidationBus } from '@rosetta/persistence';
+import { afterCommit, INVALIDATION_BUS, onRollback, ReloadingTable, type InvalidationBus } from '@rosetta/persistence';
 import { TeamRepository } from './team.repository';
 import type { TeamRecord } from './team.record';
 
@@ -35,7 +35,9 @@ export class TeamCacheService implements OnModuleInit {
 
   /** Re-reads the table here and tells every other replica to do the same. */
   async changed(id: string): Promise<void> {
+    // Read inside an admin change's transaction (the answer shows the change); forgotten if it rolls back.
     await this.table.reload();
-    await this.bus.publish({ kind: 'team', id: id });
+    onRollback(() => this.table.reload());
+    await afterCommit(() => this.bus.publish({ kind: 'team', id: id }));
   }
 }

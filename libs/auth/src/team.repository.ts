@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
+import { managerOf } from '@rosetta/persistence';
 import type { BudgetPeriod } from './api-key.record';
 import { TeamEntity } from './team.entity';
 import type { TeamChange, TeamRecord } from './team.record';
@@ -8,10 +9,11 @@ import type { TeamChange, TeamRecord } from './team.record';
 /** The only place that touches the teams table. */
 @Injectable()
 export class TeamRepository {
-  private readonly repo: Repository<TeamEntity>;
+  constructor(private readonly dataSource: DataSource) {}
 
-  constructor(dataSource: DataSource) {
-    this.repo = dataSource.getRepository(TeamEntity);
+  /** Inside an admin change's transaction when there is one (managerOf), so it commits with its audit row. */
+  private get repo(): Repository<TeamEntity> {
+    return managerOf(this.dataSource).getRepository(TeamEntity);
   }
 
   async insert(team: { name: string; budget: TeamRecord['budget'] }): Promise<TeamRecord> {

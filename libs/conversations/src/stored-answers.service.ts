@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { GatewayError, type DialectId } from '@rosetta/canonical';
-import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { APP_LOGGER, isStorableText, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import type { StoredAnswer, StoredRecord } from '@rosetta/protocols/common';
 import { StoredAnswerRepository } from './stored-answer.repository';
 
@@ -52,9 +52,11 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
    * that continues it (`param`), never a request that holds gigabytes.
    */
   async load(ids: readonly string[], apiKeyId: string, param: string): Promise<Map<string, StoredRecord>> {
-    if (ids.length === 0) return new Map();
+    // An id PostgreSQL cannot compare (a NUL) names no stored answer: absent, not a database error.
+    const storable = ids.filter(isStorableText);
+    if (storable.length === 0) return new Map();
     return this.reading(async () => {
-      const chain = await this.repository.chainSizes(ids, apiKeyId, MAX_LOADED_ANSWERS + 1);
+      const chain = await this.repository.chainSizes(storable, apiKeyId, MAX_LOADED_ANSWERS + 1);
       const bytes = chain.reduce((sum, answer) => sum + Number(answer.bytes), 0);
       if (chain.length > MAX_LOADED_ANSWERS || bytes > this.maxLoadBytes) {
         throw GatewayError.invalidRequest(
@@ -67,12 +69,14 @@ export class StoredAnswersService implements OnModuleInit, OnModuleDestroy {
   }
 
   async get(id: string, apiKeyId: string, noun: string): Promise<StoredRecord> {
+    if (!isStorableText(id)) throw notFound(noun, id);
     const record = (await this.reading(() => this.repository.findOwned([id], apiKeyId))).get(id);
     if (!record) throw notFound(noun, id);
     return record;
   }
 
   async delete(id: string, apiKeyId: string, noun: string): Promise<void> {
+    if (!isStorableText(id)) throw notFound(noun, id);
     if (!(await this.reading(() => this.repository.deleteOwned(id, apiKeyId)))) throw notFound(noun, id);
   }
 

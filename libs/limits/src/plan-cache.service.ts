@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { INVALIDATION_BUS, ReloadingTable, type InvalidationBus } from '@rosetta/persistence';
+import { afterCommit, INVALIDATION_BUS, onRollback, ReloadingTable, type InvalidationBus } from '@rosetta/persistence';
 import { PlanRepository } from './plan.repository';
 import type { PlanRecord } from './plan.record';
 
@@ -35,7 +35,9 @@ export class PlanCacheService implements OnModuleInit {
 
   /** Re-reads the table here and tells every other replica to do the same. */
   async changed(name: string): Promise<void> {
+    // Read inside an admin change's transaction (the answer shows the change); forgotten if it rolls back.
     await this.table.reload();
-    await this.bus.publish({ kind: 'plan', id: name });
+    onRollback(() => this.table.reload());
+    await afterCommit(() => this.bus.publish({ kind: 'plan', id: name }));
   }
 }

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
+import { managerOf } from '@rosetta/persistence';
 import { PlanEntity } from './plan.entity';
 import type { PlanRecord } from './plan.record';
 
 @Injectable()
 export class PlanRepository {
-  private readonly repo: Repository<PlanEntity>;
+  constructor(private readonly dataSource: DataSource) {}
 
-  constructor(dataSource: DataSource) {
-    this.repo = dataSource.getRepository(PlanEntity);
+  /** Inside an admin change's transaction when there is one (managerOf), so it commits with its audit row. */
+  private get repo(): Repository<PlanEntity> {
+    return managerOf(this.dataSource).getRepository(PlanEntity);
   }
 
   async list(): Promise<PlanRecord[]> {

@@ -3,3 +3,4 @@ export * from './invalidation-bus';
 export * from './migrations';
 export * from './persistence.module';
 export * from './reloading-table';
+export * from './transaction-scope';

@@ -11,3 +11,4 @@ export * from './metrics.service';
 export * from './platform.module';
 export * from './secret-box';
 export { PrimaryMetricsAggregator } from './cluster-metrics';
+export * from './stored-value';

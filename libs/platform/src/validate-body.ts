@@ -1,6 +1,6 @@
 import { GatewayError } from '@rosetta/canonical';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 
 export interface ValidateBodyOptions {
   /** What the message calls the whole value when it is not an object ("request body"). */
@@ -99,4 +99,20 @@ function reword(name: string, property: string, raw: string): string {
 /** `['messages', '2', 'role']` → `messages[2].role`. */
 export function formatPath(parts: readonly string[]): string {
   return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+/**
+ * What `validateBody` checked, and nothing else: the fields the DTO declares (nested DTOs alike),
+ * without the unknown fields a body may carry beside them. For records of a change (the audit log).
+ */
+export function validatedFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(validatedFields);
+  if (typeof value !== 'object' || value === null || value instanceof Date) return value;
+  const declared = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(value.constructor, '', true, false)
+      .map((m) => m.propertyName),
+  );
+  if (declared.size === 0) return value;
+  return Object.fromEntries(Object.entries(value).filter(([name, item]) => declared.has(name) && item !== undefined).map(([name, item]) => [name, validatedFields(item)]));
 }

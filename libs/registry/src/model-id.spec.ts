@@ -1,5 +1,6 @@
 import { type GatewayError } from '@rosetta/canonical';
-import { parseModelId } from './model-id';
+import { loadCatalog } from './catalog';
+import { checkModelName, MODEL_NAME_PATTERN, parseModelId } from './model-id';
 
 function rejection(model: unknown): { type: string; status: number; message: string } {
   try {
@@ -33,5 +34,21 @@ describe('parseModelId', () => {
       status: 400,
       message: "invalid model '': only rosetta/* models are supported",
     });
+  });
+});
+
+describe('checkModelName', () => {
+  it('takes every model name of the catalog', () => {
+    const catalog = loadCatalog();
+    const names = [...catalog.models.map((m) => m.name), ...catalog.providers.flatMap((p) => (p.endpoints ?? []).map((e) => e.model.replace(/^rosetta\//, '')))];
+    expect(names.filter((name) => !MODEL_NAME_PATTERN.test(name))).toEqual([]);
+    for (const name of names) expect(() => checkModelName(name, 'name')).not.toThrow();
+  });
+
+  it('refuses names outside the safe ASCII form, naming the field', () => {
+    for (const name of ['модель', '', '-x', 'a b', 'a\u0000', 'a//b', 'a/', 'é', 'x'.repeat(129)]) {
+      expect(() => checkModelName(name, 'endpoints[0].model')).toThrow(expect.objectContaining({ param: 'endpoints[0].model', message: expect.stringMatching(/^Invalid 'endpoints\[0\]\.model': a model name is 1 to 128 ASCII/) }));
+    }
+    expect(() => checkModelName('Org/model-1.5:free@v2+x_y', 'name')).not.toThrow();
   });
 });

@@ -16,6 +16,23 @@ export function parseModelId(model: unknown, namespace: string, param = 'model')
   return name;
 }
 
+/**
+ * The names a model may be given when it is written (admin API, PROVIDERS_FILE, catalog): ASCII
+ * letters, digits and `. _ : @ + - /`, starting with a letter or digit, at most 128 characters. An id
+ * goes out in the x-rosetta-model header and in URLs, so nothing outside this set is ever stored.
+ */
+export const MODEL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@+/-]{0,127}$/;
+
+/** Refuses (400 naming `param`) a model name that breaks MODEL_NAME_PATTERN or has an empty path segment. */
+export function checkModelName(name: string, param: string): void {
+  if (MODEL_NAME_PATTERN.test(name) && !name.includes('//') && !name.endsWith('/')) return;
+  const shown = JSON.stringify(name.slice(0, 140));
+  throw GatewayError.invalidRequest(
+    `Invalid '${param}': a model name is 1 to 128 ASCII letters, digits and . _ : @ + - / (starting with a letter or digit, no empty segment), got ${shown}`,
+    param,
+  );
+}
+
 export function modelNotFound(model: string, param = 'model', suggestion?: string): GatewayError {
   const hint = suggestion ? `; did you mean '${suggestion}'?` : '';
   return new GatewayError('model_registry_error', `Model '${model}' not found${hint}`, { param });

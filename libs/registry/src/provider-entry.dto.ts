@@ -1,8 +1,9 @@
 import { Type } from 'class-transformer';
 import {
-  IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Max, Min, ValidateIf, ValidateNested,
+  IsArray, IsBoolean, IsDateString, IsDefined, IsIn, IsNumber, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested,
 } from 'class-validator';
 import { GatewayError } from '@rosetta/canonical';
+import { ColumnInt, IsStoredText } from '@rosetta/platform';
 import { UPSTREAM_PROTOCOL_IDS } from '@rosetta/protocols/upstreams';
 
 const PRICE = /^\d+(\.\d+)?(e-?\d+)?$/i;
@@ -68,13 +69,13 @@ const KINDS = ['chat', 'embedding'];
  */
 export class EndpointEntryDto {
   /** The public id (`rosetta/gpt-4o-mini`) or the bare name. */
-  @IsString() model!: string;
-  @IsString() upstream_model!: string;
+  @IsStoredText() @IsString() model!: string;
+  @IsStoredText() @IsString() @Length(1, 200) upstream_model!: string;
   @IsOptional() @IsIn(KINDS, { message: 'kind must be chat or embedding' }) kind?: 'chat' | 'embedding';
   @IsOptional() @IsIn(['int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown']) quantization?: string;
-  @IsInt() @Min(1) context_length!: number;
-  @IsOptional() @IsInt() @Min(1) max_completion_tokens?: number;
-  @IsOptional() @IsInt() @Min(1) dimensions?: number;
+  @ColumnInt('integer', 1) context_length!: number;
+  @IsOptional() @ColumnInt('integer', 1) max_completion_tokens?: number;
+  @IsOptional() @ColumnInt('integer', 1) dimensions?: number;
   @IsOptional() @IsBoolean() custom_dimensions?: boolean;
   @IsDefined() @ValidateNested() @Type(() => PricingDto) pricing!: PricingDto;
   @IsOptional() @IsBoolean() tools?: boolean;
@@ -89,9 +90,9 @@ export class EndpointEntryDto {
 export class ProviderEntryDto {
   @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'slug must be a lowercase slug' }) slug!: string;
   @IsIn(UPSTREAM_PROTOCOL_IDS) protocol!: string;
-  @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'base_url must be an http(s) URL' }) base_url?: string;
+  @IsOptional() @IsStoredText() @Matches(/^https?:\/\/\S+$/, { message: 'base_url must be an http(s) URL' }) base_url?: string;
   @IsOptional() @Matches(/^[A-Z_][A-Z0-9_]*$/, { message: 'api_key_env must be an environment variable name' }) api_key_env?: string;
-  @IsOptional() @IsString() api_key?: string;
+  @IsOptional() @IsStoredText() @IsString() api_key?: string;
   @IsOptional() @IsIn(['allow', 'deny']) data_collection?: string;
   @IsOptional() @IsBoolean() zdr?: boolean;
   @IsOptional() @IsBoolean() disabled?: boolean;
@@ -104,11 +105,11 @@ export class ProvidersFileDto {
 }
 
 export class ModelEntryDto {
-  @IsString() name!: string;
-  @IsString() display_name!: string;
-  @IsString() author!: string;
-  @IsOptional() @IsString() description?: string;
-  @IsOptional() @IsString() created_at?: string;
+  @IsStoredText() @IsString() name!: string;
+  @IsStoredText() @IsString() @Length(1, 200) display_name!: string;
+  @IsStoredText() @IsString() @Length(1, 200) author!: string;
+  @IsOptional() @IsStoredText() @IsString() @Length(0, 10_000) description?: string;
+  @IsOptional() @IsDateString({ strict: true }, { message: 'created_at must be an ISO 8601 date-time' }) created_at?: string;
   @IsOptional() @IsBoolean() distillable?: boolean;
   @RouterPriorField() router_prior?: RouterPriorDto | null;
   /** `chat` (the default for a new model) or `embedding`; absent on an existing model: unchanged. */

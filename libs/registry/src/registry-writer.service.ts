@@ -5,6 +5,7 @@ import { ROSETTA_CONFIG, SECRET_BOX, type RosettaConfig, type SecretBox } from '
 import { routerPriorQuality, type EndpointEntryDto, type ModelEntryDto, type ProviderEntryDto, type RouterPriorDto } from './provider-entry.dto';
 import type { RegistrySource } from './registry.entities';
 import { checkEndpointKind } from './endpoint-kind';
+import { checkModelName } from './model-id';
 import type { ModelKind } from './registry-records';
 import { RegistryRepository, type EndpointUpsert } from './registry.repository';
 
@@ -29,8 +30,9 @@ export class RegistryWriterService {
     }
     // Every endpoint is checked before anything is written: a refused entry changes nothing.
     const endpoints: Array<{ name: string; kind: ModelKind; endpoint: EndpointEntryDto }> = [];
-    for (const endpoint of entry.endpoints ?? []) {
+    for (const [i, endpoint] of (entry.endpoints ?? []).entries()) {
       const name = this.bareName(endpoint.model);
+      checkModelName(name, `endpoints[${i}].model`);
       const existing = await this.repository.modelKind(name);
       const kind = endpoint.kind ?? existing ?? 'chat';
       checkEndpointKind({ provider: entry.slug, protocol: entry.protocol, model: this.publicId(name), kind, existing, endpoint });
@@ -57,6 +59,7 @@ export class RegistryWriterService {
 
   async applyModel(entry: ModelEntryDto, source: RegistrySource): Promise<number> {
     const name = this.bareName(entry.name);
+    checkModelName(name, 'name');
     const existing = await this.repository.modelKind(name);
     if (existing !== undefined && entry.kind !== undefined && entry.kind !== existing) {
       // Its endpoints were written for the other kind (an embedding endpoint has no output limit).

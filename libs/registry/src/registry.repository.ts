@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { UpstreamProtocolId } from '@rosetta/canonical';
 import { APP_LOGGER, isSealed, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
-import { DataSource } from 'typeorm';
+import { managerOf } from '@rosetta/persistence';
+import { DataSource, type EntityManager } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
 import type { EndpointPricing, EndpointRecord, ModelKind, ModelRecord, ProviderRecord, RouterPrior } from './registry-records';
 
@@ -24,11 +25,16 @@ export class RegistryRepository {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
+  /** Inside an admin change's transaction when there is one, so a refused change leaves nothing behind. */
+  private get db(): EntityManager {
+    return managerOf(this.dataSource);
+  }
+
   async load(): Promise<{ providers: ProviderRecord[]; models: ModelRecord[] }> {
     const [providers, models, endpoints] = await Promise.all([
-      this.dataSource.getRepository(ProviderEntity).find({ order: { slug: 'ASC' } }),
-      this.dataSource.getRepository(ModelEntity).find({ order: { id: 'ASC' } }),
-      this.dataSource.getRepository(EndpointEntity).find({ order: { id: 'ASC' } }),
+      this.db.getRepository(ProviderEntity).find({ order: { slug: 'ASC' } }),
+      this.db.getRepository(ModelEntity).find({ order: { id: 'ASC' } }),
+      this.db.getRepository(EndpointEntity).find({ order: { id: 'ASC' } }),
     ]);
     const byModel = new Map<number, EndpointRecord[]>();
     for (const e of endpoints) byModel.set(e.modelId, [...(byModel.get(e.modelId) ?? []), toEndpoint(e)]);
@@ -39,7 +45,7 @@ export class RegistryRepository {
   }
 
   async upsertProvider(p: ProviderUpsert): Promise<void> {
-    await this.dataSource.query(
+    await this.db.query(
       `INSERT INTO providers (slug, protocol, base_url, api_key_env, api_key, data_collection, zdr, builtin, disabled, source)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (slug) DO UPDATE SET protocol = EXCLUDED.protocol, base_url = EXCLUDED.base_url,
@@ -53,7 +59,7 @@ export class RegistryRepository {
 
   /** Returns the model's integer id. */
   async upsertModel(m: ModelUpsert): Promise<number> {
-    const rows: Array<{ id: number }> = await this.dataSource.query(
+    const rows: Array<{ id: number }> = await this.db.query(
       `INSERT INTO models (name, display_name, author, description, distillable, kind, source, created_at)
        VALUES ($1, $2, $3, $4, $5, COALESCE($6, 'chat'), $7, COALESCE($8, now()))
        ON CONFLICT (name) DO UPDATE SET display_name = EXCLUDED.display_name, author = EXCLUDED.author,
@@ -63,7 +69,7 @@ export class RegistryRepository {
       [m.name, m.displayName, m.author, m.description, m.distillable, m.kind ?? null, m.source, m.createdAt ?? null],
     );
     if (rows[0]) return rows[0].id;
-    const existing: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [m.name]);
+    const existing: Array<{ id: number }> = await this.db.query('SELECT id FROM models WHERE name = $1', [m.name]);
     return existing[0]!.id;
   }
 
@@ -72,7 +78,7 @@ export class RegistryRepository {
    * declared the one it has (catalog < file < admin, as for every registry row).
    */
   async setRouterPrior(modelId: number, quality: RouterPrior['quality'] | null, source: RegistrySource): Promise<void> {
-    await this.dataSource.query(
+    await this.db.query(
       `UPDATE models SET router_prior = $2::jsonb, router_prior_source = CASE WHEN $2::jsonb IS NULL THEN NULL ELSE $3 END, updated_at = now()
        WHERE id = $1 AND (CASE COALESCE(router_prior_source, 'catalog') WHEN 'catalog' THEN 0 WHEN 'file' THEN 1 ELSE 2 END)
          <= (CASE $3 WHEN 'catalog' THEN 0 WHEN 'file' THEN 1 ELSE 2 END)`,
@@ -82,29 +88,29 @@ export class RegistryRepository {
 
   /** Creates a bare model of `kind` for an endpoint that names one the catalog lacks; keeps an existing one. */
   async ensureModel(name: string, author: string, source: RegistrySource, kind: ModelKind): Promise<number> {
-    await this.dataSource.query(
+    await this.db.query(
       `INSERT INTO models (name, display_name, author, description, distillable, kind, source) VALUES ($1, $1, $2, '', false, $3, $4)
        ON CONFLICT (name) DO NOTHING`,
       [name, author, kind, source],
     );
-    const rows: Array<{ id: number }> = await this.dataSource.query('SELECT id FROM models WHERE name = $1', [name]);
+    const rows: Array<{ id: number }> = await this.db.query('SELECT id FROM models WHERE name = $1', [name]);
     return rows[0]!.id;
   }
 
   /** The kind of an existing model; undefined when there is none of that name. */
   async modelKind(name: string): Promise<ModelKind | undefined> {
-    const rows: Array<{ kind: string }> = await this.dataSource.query('SELECT kind FROM models WHERE name = $1', [name]);
+    const rows: Array<{ kind: string }> = await this.db.query('SELECT kind FROM models WHERE name = $1', [name]);
     return rows[0] ? toKind(rows[0].kind) : undefined;
   }
 
   /** A provider's protocol, for checking what its endpoints may serve. */
   async providerProtocol(slug: string): Promise<string | undefined> {
-    const rows: Array<{ protocol: string }> = await this.dataSource.query('SELECT protocol FROM providers WHERE slug = $1', [slug]);
+    const rows: Array<{ protocol: string }> = await this.db.query('SELECT protocol FROM providers WHERE slug = $1', [slug]);
     return rows[0]?.protocol;
   }
 
   async upsertEndpoint(modelId: number, e: EndpointUpsert): Promise<void> {
-    await this.dataSource.query(
+    await this.db.query(
       `INSERT INTO endpoints (model_id, provider, upstream_model, quantization, context_length, max_completion_tokens,
          supports_tools, supports_vision, supports_reasoning, pricing, disabled, source, dimensions, custom_dimensions)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
@@ -126,7 +132,7 @@ export class RegistryRepository {
    * many rows changed.
    */
   async resealProviderSecrets(): Promise<number> {
-    const rows: Array<{ slug: string; api_key: string }> = await this.dataSource.query('SELECT slug, api_key FROM providers WHERE api_key IS NOT NULL');
+    const rows: Array<{ slug: string; api_key: string }> = await this.db.query('SELECT slug, api_key FROM providers WHERE api_key IS NOT NULL');
     if (!this.secrets.canSeal) {
       // Stored before encryption existed, on a database this process has no key for: say so.
       const plain = rows.filter((row) => !isSealed(row.api_key)).map((row) => row.slug);
@@ -139,7 +145,7 @@ export class RegistryRepository {
       const plain = this.openSecret(row.slug, row.api_key);
       if (plain === null) continue;
       // Only if nobody changed the row meanwhile (another replica resealing, an admin edit).
-      const result: [unknown[], number] = await this.dataSource.query('UPDATE providers SET api_key = $1 WHERE slug = $2 AND api_key = $3', [this.secrets.seal(plain), row.slug, row.api_key]);
+      const result: [unknown[], number] = await this.db.query('UPDATE providers SET api_key = $1 WHERE slug = $2 AND api_key = $3', [this.secrets.seal(plain), row.slug, row.api_key]);
       changed += result[1];
     }
     return changed;
@@ -157,17 +163,17 @@ export class RegistryRepository {
   }
 
   async deleteProvider(slug: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.dataSource.query('DELETE FROM providers WHERE slug = $1 AND NOT builtin', [slug]);
+    const result: [unknown[], number] = await this.db.query('DELETE FROM providers WHERE slug = $1 AND NOT builtin', [slug]);
     return result[1] > 0;
   }
 
   async getSetting(key: string): Promise<string | null> {
-    const rows: Array<{ value: string }> = await this.dataSource.query('SELECT value FROM settings WHERE key = $1', [key]);
+    const rows: Array<{ value: string }> = await this.db.query('SELECT value FROM settings WHERE key = $1', [key]);
     return rows[0]?.value ?? null;
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    await this.dataSource.query(
+    await this.db.query(
       `INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
       [key, value],
     );

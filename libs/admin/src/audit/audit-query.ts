@@ -1,4 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
+import { checkStoredText } from '@rosetta/platform';
 import type { AuditQuery } from './audit-entry';
 
 const PARAMETERS = ['limit', 'before', 'action', 'actor', 'target', 'from', 'to'];
@@ -37,7 +38,8 @@ export function parseAuditQuery(query: Record<string, unknown>): AuditQuery {
   if (action !== undefined && !/^[a-z_]+(\.[a-z_]+)?$/.test(action)) {
     throw GatewayError.invalidRequest(`Invalid 'action': an action such as key.revoke, or a kind such as key, got '${action.slice(0, 50)}'`, 'action');
   }
-  const actor = single(query, 'actor')?.slice(0, 200);
-  const target = single(query, 'target')?.slice(0, 200);
+  // A NUL reaching PostgreSQL's text comparison is an error there: refuse it here, naming the parameter.
+  const actor = checkStoredText(single(query, 'actor'), 'actor')?.slice(0, 200);
+  const target = checkStoredText(single(query, 'target'), 'target')?.slice(0, 200);
   return { limit: Number(limitText), before, action, actor, target, from: instant(query, 'from'), to: instant(query, 'to') };
 }

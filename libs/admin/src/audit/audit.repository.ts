@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { managerOf } from '@rosetta/persistence';
 import { DataSource } from 'typeorm';
 import type { AuditEntry, AuditQuery, NewAuditEntry } from './audit-entry';
 
@@ -8,7 +9,7 @@ export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(entry: NewAuditEntry): Promise<void> {
-    await this.dataSource.query(
+    await managerOf(this.dataSource).query(
       `INSERT INTO audit_log (actor, role, method, action, target_type, target_id, target_name, details, ip, user_agent, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [

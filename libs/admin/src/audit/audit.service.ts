@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
 import { clientAddress, userAgent, type AdminActor, type AdminRequest } from '../session/admin-actor';
-import type { AuditEntry, AuditQuery } from './audit-entry';
+import type { AuditEntry, AuditQuery, NewAuditEntry } from './audit-entry';
 import { AuditRepository } from './audit.repository';
 
 export interface AuditTarget {
@@ -22,25 +22,38 @@ export class AuditService {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
+  /**
+   * The entry of an admin change, written in the change's transaction: a failure here fails (and
+   * rolls back) the change, so no change is ever made without its entry.
+   */
+  async recordChange(request: AdminRequest, actor: AdminActor, action: string, target: AuditTarget, details?: Record<string, unknown>): Promise<void> {
+    await this.repository.insert(this.entry(request, actor, action, target, details));
+  }
+
+  /** A sign-in event: written on its own, and a failure to write it is logged, not thrown. */
   async record(request: AdminRequest, actor: AdminActor | { name: string; role?: string; method: string }, action: string, target?: AuditTarget, details?: Record<string, unknown>): Promise<void> {
     try {
-      await this.repository.insert({
-        actor: actor.name,
-        role: actor.role,
-        method: actor.method,
-        action,
-        targetType: target?.type,
-        targetId: target?.id,
-        targetName: target?.name,
-        details,
-        ip: clientAddress(request),
-        userAgent: userAgent(request),
-        requestId: request.id,
-      });
+      await this.repository.insert(this.entry(request, actor, action, target, details));
     } catch (error) {
-      // The change itself is done; say loudly that its trace is missing rather than fail it.
+      // The sign-in itself is done; say loudly that its trace is missing rather than fail it.
       this.logger.error({ err: error instanceof Error ? error.message : String(error), action, requestId: request.id }, 'audit log: entry not written');
     }
+  }
+
+  private entry(request: AdminRequest, actor: AdminActor | { name: string; role?: string; method: string }, action: string, target?: AuditTarget, details?: Record<string, unknown>): NewAuditEntry {
+    return {
+      actor: actor.name,
+      role: actor.role,
+      method: actor.method,
+      action,
+      targetType: target?.type,
+      targetId: target?.id,
+      targetName: target?.name,
+      details,
+      ip: clientAddress(request),
+      userAgent: userAgent(request),
+      requestId: request.id,
+    };
   }
 
   list(query: AuditQuery): Promise<AuditEntry[]> {

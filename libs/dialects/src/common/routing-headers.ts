@@ -5,8 +5,10 @@ import type { GatewayHttpResponse } from './http-types';
 
 /** ARCHITECTURE §4.14: what served the request, and what had to be dropped on the way. */
 export function writeRoutingHeaders(res: GatewayHttpResponse, meta: ServedMeta, decodeWarnings: TranslationWarning[] = []): void {
-  res.setHeader('x-rosetta-model', meta.model);
-  res.setHeader('x-rosetta-provider', meta.provider);
+  // Every value through headerSafe: a model id or provider slug stored before the id rule existed
+  // may hold a character Node refuses in a header, which would fail a call already answered upstream.
+  res.setHeader('x-rosetta-model', headerSafe(meta.model));
+  res.setHeader('x-rosetta-provider', headerSafe(meta.provider));
   res.setHeader('x-rosetta-attempts', String(meta.attempts));
   if (meta.route) res.setHeader('x-rosetta-route', headerSafe(meta.route));
   if (meta.costUsd !== undefined) res.setHeader('x-rosetta-cost-usd', usdString(meta.costUsd));

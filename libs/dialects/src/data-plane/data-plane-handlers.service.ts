@@ -33,8 +33,9 @@ export class DataPlaneHandlers {
         if (call.operation === 'embed' || call.operation === 'batch_embed') return embeddings.serve(dialect, req, res, { model: call.model, batch: call.operation === 'batch_embed' });
         return chat.serve(dialect, req, res, { model: call.model, stream: call.operation === 'stream' });
       },
-      list_models: (_req, _res, _tail, dialect) => dialect.encodeModelList!(registry.list().map(facts)),
-      get_model: (req, _res, tail, dialect) => dialect.encodeModel!(facts(registry.resolve(decodePathPart(tail, req.path), 'model'))),
+      // The same models, and the same allow-list, as /v1/models and /v1/models/{id}.
+      list_models: (req, _res, _tail, dialect) => dialect.encodeModelList!(models.listed(req.apiKey?.models).map(facts)),
+      get_model: (req, _res, tail, dialect) => dialect.encodeModel!(facts(models.permitted(registry.resolve(decodePathPart(tail, req.path), 'model'), req.apiKey?.models, 'model'))),
       stored_get: async (req, _res, tail, dialect) => dialect.storage!.render(await answers.get(decodePathPart(tail, req.path), authenticated(req).id, dialect.storage!.noun), req.query),
       stored_input_items: async (req, _res, tail, dialect) =>
         dialect.storage!.renderInputItems(await answers.get(decodePathPart(tail, req.path), authenticated(req).id, dialect.storage!.noun), req.query),
