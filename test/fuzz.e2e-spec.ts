@@ -23,8 +23,9 @@ let stack: Stack;
 
 const send = (call: Call): Promise<Reply> => sendRaw(stack.gateway.port, call);
 
-/** The dialect whose envelope an error on this path must use (ARCHITECTURE §4.6), by its raw path. */
-function dialectOf(path: string): Dialect {
+/** The dialect whose envelope an error on this path must use (ARCHITECTURE §4.6), by its raw path (that of an absolute-form target). */
+function dialectOf(target: string): Dialect {
+  const path = /^[a-z]+:/i.test(target) ? new URL(target).pathname : target;
   if (path.startsWith('/v1beta')) return 'gemini';
   if (path.startsWith('/v1/responses')) return 'openai-responses';
   if (path.startsWith('/v1/messages')) return 'anthropic';
@@ -216,6 +217,22 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
         expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, `Request body nests deeper than ${MAX_JSON_DEPTH} levels`]);
       }
     }
+  });
+
+  it('refuses absolute-form and fragment request targets on every route, data plane and admin, with a 400 in the route dialect', async () => {
+    const paths = [...new Set(POST_ROUTES.map((route) => route.path('rosetta/gemini-2.5-flash', ':generateContent'))), '/v1/models', '/v1beta/models', '/admin/keys', '/admin/session', '/metrics', '/dashboard', '/openapi.json', '/docs', '/healthz'];
+    const target = fc
+      .record({ path: fc.constantFrom(...paths), prefix: fc.constantFrom('http://x', 'https://gateway.example:8443', 'HTTP://127.0.0.1', 'http://[::1]', 'ftp://a', ''), suffix: fc.constantFrom('', '#', '#/v1/models', '?a=1#b', '?key=k') })
+      .filter(({ prefix, suffix }) => prefix !== '' || suffix.includes('#'));
+    await fc.assert(
+      fc.asyncProperty(fc.record({ target, post: fc.boolean(), admin: fc.boolean() }), async ({ target: { path, prefix, suffix }, post, admin }) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${admin ? TEST_ADMIN_TOKEN : stack.key}`, 'x-api-key': stack.key, 'content-type': 'application/json' };
+        const call: Call = { method: post ? 'POST' : 'GET', path: `${prefix}${path}${suffix}`, headers, ...(post ? { body: Buffer.from(toJsonText(SEEDS.openai[0]!)) } : {}) };
+        const reply = await expectWellBehaved(call);
+        expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, expect.stringMatching(/^Invalid request target: it must be a path/)]);
+      }),
+      { ...RUNS, numRuns: 120 },
+    );
   });
 
   it('leaves every provider as healthy as it was, and the gateway serving', async () => {
