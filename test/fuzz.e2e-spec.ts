@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH } from '../libs/dialects/src/common/json-nesting';
 import { readErrorEnvelope } from './support/dialect-wire';
 import { auth, bodyBytes, bodyForm, extraHeaders, frame, framing, GEMINI_METHODS, modelSegment, query, sendRaw, type Auth, type Call, type Reply } from './support/fuzz-requests';
 import { TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { answerBeforeUpload } from './support/raw-http';
 import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
 
 /**
@@ -232,6 +233,30 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
         expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, expect.stringMatching(/^Invalid request target: it must be a path/)]);
       }),
       { ...RUNS, numRuns: 120 },
+    );
+  });
+
+  it('answers a body of up to the limit without a valid key 401 in the route dialect before it is uploaded, on every POST route', async () => {
+    const declared = 10 * 1024 * 1024;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ route: fc.constantFrom(...POST_ROUTES), how: fc.constantFrom<Auth>('none', 'wrong', 'query'), sent: fc.integer({ min: 0, max: 256 * 1024 }), encoding: fc.constantFrom('', 'gzip', 'br'), chunked: fc.boolean() }),
+        async ({ route, how, sent, encoding, chunked }) => {
+          const headers: Record<string, string> = {};
+          // A wrong key in ?key= (only Gemini's routes look there; elsewhere it is no key at all).
+          const keyParam = how === 'query' ? 'key=rsk_not-a-real-key' : authenticate(route.dialect, how, headers);
+          const path = `${route.path('rosetta/gemini-2.5-flash', ':generateContent')}${keyParam ? `?${keyParam}` : ''}`;
+          const lines = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`];
+          if (encoding) lines.push(`Content-Encoding: ${encoding}`);
+          for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+          const start = `{"messages":[{"role":"user","content":"${'x'.repeat(sent)}`;
+          const answer = await answerBeforeUpload(stack.gateway.url, lines.join('\r\n'), chunked ? `${start.length.toString(16)}\r\n${start}\r\n` : start);
+          const requestId = /^x-request-id: (\S+)$/im.exec(answer.headers)?.[1] ?? '';
+          const envelope = readErrorEnvelope(dialectOf(path), answer.status, answer.body, requestId);
+          expect({ status: answer.status, envelope }).toEqual({ status: 401, envelope: { type: 'authentication_error', message: expect.any(String) } });
+        },
+      ),
+      { ...RUNS, numRuns: 60 },
     );
   });
 

@@ -41,3 +41,33 @@ function dechunk(text: string): string {
     at = line + 2 + size + 2;
   }
 }
+
+/**
+ * Writes a request's head and only part of its body, never ending the upload, and resolves with
+ * the whole answer once it has arrived: an answer that waits for the rest of the body never comes.
+ */
+export function answerBeforeUpload(base: string, head: string, partialBody: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n${partialBody}`));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const answer = complete(text);
+      if (!answer) return;
+      socket.destroy();
+      resolve(answer);
+    });
+    socket.on('error', reject);
+  });
+}
+
+function complete(text: string): RawAnswer | undefined {
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const headers = text.slice(0, end);
+  const length = /^content-length: (\d+)$/im.exec(headers)?.[1];
+  const body = text.slice(end + 4);
+  if (length !== undefined ? body.length < Number(length) : !body.includes('0\r\n\r\n')) return undefined;
+  return parseAnswer(text);
+}
