@@ -1,4 +1,5 @@
 import { TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { rawRequest } from './support/raw-http';
 import { startStack, type Stack } from './support/stack';
 
 /** ADMIN_PORT: the admin surface on a port of its own, so an ingress can expose only the data plane. */
@@ -16,6 +17,13 @@ describe('ADMIN_PORT', () => {
     await stack?.stop();
   });
 
+  const errorType = (body: string): unknown => {
+    try {
+      return (JSON.parse(body) as { error?: { type?: unknown } }).error?.type;
+    } catch {
+      return body.slice(0, 40);
+    }
+  };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   it('serves the admin API, metrics and the dashboard only on the admin port', async () => {
@@ -31,6 +39,34 @@ describe('ADMIN_PORT', () => {
     for (const path of ['/dashboard', '/Dashboard/keys', '/admin/session', '/METRICS', '/Metrics/', '/ADMIN/keys', '/%61dmin/keys', '/Docs', '/OPENAPI.JSON']) {
       expect({ path, status: (await fetch(`${stack.gateway.url}${path}`, { headers: bearer(TEST_ADMIN_TOKEN) })).status }).toEqual({ path, status: 404 });
     }
+  });
+
+  it('refuses request targets whose path Express would read differently, on both ports', async () => {
+    const auth = `Authorization: Bearer ${TEST_ADMIN_TOKEN}`;
+    const host = `Host: 127.0.0.1`;
+    const targets = [
+      'GET http://x/admin/keys',
+      'GET http://x/metrics',
+      'GET http://x/dashboard',
+      'GET http://x/openapi.json',
+      'GET https://x:1/admin/keys?limit=1',
+      'GET /metrics#x',
+      'GET /admin/keys#/v1/models',
+      'GET *',
+    ];
+    const answers = [];
+    for (const base of [stack.gateway.url, admin]) {
+      for (const line of targets) {
+        const answer = await rawRequest(base, `${line} HTTP/1.1\r\n${host}\r\n${auth}`);
+        answers.push({ base, line, status: answer.status, type: errorType(answer.body) });
+      }
+      const signIn = await rawRequest(base, `POST http://x/admin/session HTTP/1.1\r\n${host}\r\nContent-Type: application/json\r\nx-rosetta-dashboard: 1\r\nContent-Length: 9`, '{"token":');
+      answers.push({ base, line: 'POST session', status: signIn.status, type: errorType(signIn.body) });
+    }
+    expect(answers).toEqual([stack.gateway.url, admin].flatMap((base) => [...targets, 'POST session'].map((line) => ({ base, line, status: 400, type: 'invalid_request_error' }))));
+    // The same paths in origin form: the data-plane port still hides them, the admin port serves them.
+    expect((await rawRequest(stack.gateway.url, `GET /admin/keys HTTP/1.1\r\n${host}\r\n${auth}`)).status).toBe(404);
+    expect((await rawRequest(admin, `GET /admin/keys HTTP/1.1\r\n${host}\r\n${auth}`)).status).toBe(200);
   });
 
   it("tells a signed-in dashboard where the data plane is: its port, the host left to the page when it listens on every interface", async () => {

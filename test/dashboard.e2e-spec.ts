@@ -324,7 +324,7 @@ describe('the dashboard in a browser', () => {
     const replica = await startGateway({ DATABASE_URL: stack.db.url, OPENAI_BASE_URL: `${stack.sim.url}/v1`, OPENAI_API_KEY: 'sk-replica-000' });
     const onReplica = () => fetch(`${replica.url}/admin/keys`, { headers: { cookie: `rosetta_session=${before!.value}` } }).then((r) => r.status);
     await expect(onReplica()).resolves.toBe(200);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     await page.getByText('You are signed out.').waitFor();
     const replay = await fetch(url('/admin/keys'), { headers: { cookie: `rosetta_session=${before!.value}` } });
@@ -333,5 +333,19 @@ describe('the dashboard in a browser', () => {
     await replica.stop();
     const audit = await adminCall(stack.gateway, 'GET', '/admin/audit?action=session.sign_out');
     expect(audit.body.data).toEqual([expect.objectContaining({ actor: 'admin token', method: 'token' })]);
+  });
+
+  it('"Sign out all sessions" (confirmed) ends every session, another browser\'s too', async () => {
+    await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    const elsewhere = await fetch(url('/admin/session'), { method: 'POST', headers: { 'x-rosetta-dashboard': '1', 'content-type': 'application/json' }, body: JSON.stringify({ token: TEST_ADMIN_TOKEN }) });
+    const otherCookie = elsewhere.headers.get('set-cookie')!.split(';')[0]!;
+    await page.getByRole('button', { name: 'Sign out all sessions' }).click();
+    await screenshot(page, 'sign-out-all-confirm');
+    await page.getByRole('button', { name: 'Sign out everyone' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+    await page.getByText('Signed out all sessions (2), yours included.').waitFor();
+    expect((await fetch(url('/admin/keys'), { headers: { cookie: otherCookie } })).status).toBe(401);
   });
 });

@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH } from '../libs/dialects/src/common/json-nesting';
 import { readErrorEnvelope } from './support/dialect-wire';
 import { auth, bodyBytes, bodyForm, extraHeaders, frame, framing, GEMINI_METHODS, modelSegment, query, sendRaw, type Auth, type Call, type Reply } from './support/fuzz-requests';
 import { adminCall, TEST_ADMIN_TOKEN } from './support/gateway-process';
+import { answerBeforeUpload } from './support/raw-http';
 import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
 
 /**
@@ -23,8 +24,9 @@ let stack: Stack;
 
 const send = (call: Call): Promise<Reply> => sendRaw(stack.gateway.port, call);
 
-/** The dialect whose envelope an error on this path must use (ARCHITECTURE §4.6), by its raw path. */
-function dialectOf(path: string): Dialect {
+/** The dialect whose envelope an error on this path must use (ARCHITECTURE §4.6), by its raw path (that of an absolute-form target). */
+function dialectOf(target: string): Dialect {
+  const path = /^[a-z]+:/i.test(target) ? new URL(target).pathname : target;
   if (path.startsWith('/v1beta')) return 'gemini';
   if (path.startsWith('/v1/responses')) return 'openai-responses';
   if (path.startsWith('/v1/messages')) return 'anthropic';
@@ -281,6 +283,46 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
     }
     const stored = await adminCall(stack.gateway, 'GET', '/admin/audit?target=fuzz-admin');
     expect(stored.body.data.map((e: { action: string }) => e.action)).toEqual(['team.create']);
+  });
+
+  it('refuses absolute-form and fragment request targets on every route, data plane and admin, with a 400 in the route dialect', async () => {
+    const paths = [...new Set(POST_ROUTES.map((route) => route.path('rosetta/gemini-2.5-flash', ':generateContent'))), '/v1/models', '/v1beta/models', '/admin/keys', '/admin/session', '/metrics', '/dashboard', '/openapi.json', '/docs', '/healthz'];
+    const target = fc
+      .record({ path: fc.constantFrom(...paths), prefix: fc.constantFrom('http://x', 'https://gateway.example:8443', 'HTTP://127.0.0.1', 'http://[::1]', 'ftp://a', ''), suffix: fc.constantFrom('', '#', '#/v1/models', '?a=1#b', '?key=k') })
+      .filter(({ prefix, suffix }) => prefix !== '' || suffix.includes('#'));
+    await fc.assert(
+      fc.asyncProperty(fc.record({ target, post: fc.boolean(), admin: fc.boolean() }), async ({ target: { path, prefix, suffix }, post, admin }) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${admin ? TEST_ADMIN_TOKEN : stack.key}`, 'x-api-key': stack.key, 'content-type': 'application/json' };
+        const call: Call = { method: post ? 'POST' : 'GET', path: `${prefix}${path}${suffix}`, headers, ...(post ? { body: Buffer.from(toJsonText(SEEDS.openai[0]!)) } : {}) };
+        const reply = await expectWellBehaved(call);
+        expect([reply.status, JSON.parse(reply.body).error.message]).toEqual([400, expect.stringMatching(/^Invalid request target: it must be a path/)]);
+      }),
+      { ...RUNS, numRuns: 120 },
+    );
+  });
+
+  it('answers a body of up to the limit without a valid key 401 in the route dialect before it is uploaded, on every POST route', async () => {
+    const declared = 10 * 1024 * 1024;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ route: fc.constantFrom(...POST_ROUTES), how: fc.constantFrom<Auth>('none', 'wrong', 'query'), sent: fc.integer({ min: 0, max: 256 * 1024 }), encoding: fc.constantFrom('', 'gzip', 'br'), chunked: fc.boolean() }),
+        async ({ route, how, sent, encoding, chunked }) => {
+          const headers: Record<string, string> = {};
+          // A wrong key in ?key= (only Gemini's routes look there; elsewhere it is no key at all).
+          const keyParam = how === 'query' ? 'key=rsk_not-a-real-key' : authenticate(route.dialect, how, headers);
+          const path = `${route.path('rosetta/gemini-2.5-flash', ':generateContent')}${keyParam ? `?${keyParam}` : ''}`;
+          const lines = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${declared}`];
+          if (encoding) lines.push(`Content-Encoding: ${encoding}`);
+          for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+          const start = `{"messages":[{"role":"user","content":"${'x'.repeat(sent)}`;
+          const answer = await answerBeforeUpload(stack.gateway.url, lines.join('\r\n'), chunked ? `${start.length.toString(16)}\r\n${start}\r\n` : start);
+          const requestId = /^x-request-id: (\S+)$/im.exec(answer.headers)?.[1] ?? '';
+          const envelope = readErrorEnvelope(dialectOf(path), answer.status, answer.body, requestId);
+          expect({ status: answer.status, envelope }).toEqual({ status: 401, envelope: { type: 'authentication_error', message: expect.any(String) } });
+        },
+      ),
+      { ...RUNS, numRuns: 60 },
+    );
   });
 
   it('leaves every provider as healthy as it was, and the gateway serving', async () => {

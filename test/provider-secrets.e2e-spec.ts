@@ -1,8 +1,18 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_SECRETS_KEY, type GatewayProcess } from './support/gateway-process';
 import { createTestDatabase, query } from './support/services';
 
 const ROTATED_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/** A value as stored before secrets were bound to their row: enc:v1:, no associated data. */
+function sealedV1(hexKey: string, plain: string): string {
+  const key = Buffer.from(hexKey, 'hex');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return `enc:v1:${createHash('sha256').update(key).digest('hex').slice(0, 8)}:${iv.toString('base64url')}:${body.toString('base64url')}`;
+}
 
 /** Provider secrets added through the admin API are encrypted at rest, and the key can be rotated. */
 describe('provider secrets at rest', () => {
@@ -51,7 +61,7 @@ describe('provider secrets at rest', () => {
     expect(put.status).toBe(200);
     expect(JSON.stringify(put.body)).not.toContain('sk-acme-secret-000111');
     const stored = await storedKey('acme');
-    expect(stored).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(stored).toMatch(/^enc:v2:[0-9a-f]{8}:/);
     expect(stored).not.toContain('sk-acme-secret-000111');
     const listed = await adminCall(gateway, 'GET', '/admin/providers');
     expect(JSON.stringify(listed.body)).not.toContain('sk-acme-secret-000111');
@@ -70,15 +80,12 @@ describe('provider secrets at rest', () => {
   });
 
   it('on rotation, opens secrets under SECRETS_KEY_PREVIOUS and seals them again under the new key at start', async () => {
-    // A row from before encryption existed, in plain text, beside the sealed one from the first test.
-    await query(db.url, "INSERT INTO providers (slug, protocol, base_url, api_key, source) VALUES ('legacy', 'openai', $1, 'sk-legacy-plain', 'admin')", [`${sim.url}/v1`]);
     const before = await storedKey('acme');
     const rotated = await start({ SECRETS_KEY: ROTATED_KEY, SECRETS_KEY_PREVIOUS: TEST_SECRETS_KEY });
     expect(rotated.output()).toContain('provider secrets sealed under the current SECRETS_KEY');
     const after = await storedKey('acme');
-    expect(after).toMatch(/^enc:v1:/);
+    expect(after).toMatch(/^enc:v2:/);
     expect(after!.split(':')[2]).not.toBe(before!.split(':')[2]);
-    expect(await storedKey('legacy')).toMatch(/^enc:v1:/);
     expect((await callWith(rotated, 'rosetta/acme-model')).headers['authorization']).toBe('Bearer sk-acme-secret-000111');
     // With the old key dropped, the new one alone opens everything.
     const next = await start({ SECRETS_KEY: ROTATED_KEY });
@@ -88,5 +95,42 @@ describe('provider secrets at rest', () => {
     expect(stranger.output()).toContain('a provider secret cannot be opened');
     const models = await adminCall(stranger, 'GET', '/admin/providers');
     expect(models.body.find((p: any) => p.slug === 'acme')).toMatchObject({ configured: false });
+  });
+
+  it('binds each secret to its provider: one sealed before binding is rebound at start, one copied to another row or stored in plain text is refused', async () => {
+    const upstream = { protocol: 'openai', base_url: `${sim.url}/v1`, source: 'admin' };
+    const insert = (slug: string, apiKey: string) =>
+      query(db.url, 'INSERT INTO providers (slug, protocol, base_url, api_key, source) VALUES ($1, $2, $3, $4, $5)', [slug, upstream.protocol, upstream.base_url, apiKey, upstream.source]);
+    // A provider with an endpoint, whose key is then as the previous release stored it.
+    const setup = await start({ SECRETS_KEY: ROTATED_KEY });
+    expect((await adminCall(setup, 'PUT', '/admin/providers/oldformat', provider('oldformat', 'sk-placeholder'))).status).toBe(200);
+    const v1 = sealedV1(TEST_SECRETS_KEY, 'sk-oldformat-222');
+    await query(db.url, 'UPDATE providers SET api_key = $1 WHERE slug = $2', [v1, 'oldformat']);
+    await insert('legacy', 'sk-legacy-plain');
+    // ROTATED_KEY did not seal it: the v1 value stays as it was until a process with its key starts.
+    const first = await start({ SECRETS_KEY: ROTATED_KEY });
+    expect(await storedKey('oldformat')).toBe(v1);
+    expect(first.output()).toContain('a provider secret cannot be opened');
+    const migrating = await start({ SECRETS_KEY: ROTATED_KEY, SECRETS_KEY_PREVIOUS: TEST_SECRETS_KEY });
+    const rebound = await storedKey('oldformat');
+    expect(rebound).toMatch(/^enc:v2:/);
+    const providers = await adminCall(migrating, 'GET', '/admin/providers');
+    expect(providers.body.filter((p: any) => ['oldformat', 'legacy'].includes(p.slug)).map((p: any) => [p.slug, p.configured])).toEqual([
+      ['legacy', false],
+      ['oldformat', true],
+    ]);
+    expect(migrating.output()).toContain('provider secrets stored unencrypted are refused');
+    expect((await callWith(migrating, 'rosetta/oldformat-model')).headers['authorization']).toBe('Bearer sk-oldformat-222');
+    expect(await storedKey('legacy')).toBe('sk-legacy-plain');
+    // acme's sealed key copied into another provider's row (whose base URL a writer of the table chose) does not open there.
+    await insert('thief', (await storedKey('acme'))!);
+    const after = await start({ SECRETS_KEY: ROTATED_KEY });
+    const listed = await adminCall(after, 'GET', '/admin/providers');
+    expect(listed.body.filter((p: any) => ['acme', 'thief', 'oldformat'].includes(p.slug)).map((p: any) => [p.slug, p.configured])).toEqual([
+      ['acme', true],
+      ['oldformat', true],
+      ['thief', false],
+    ]);
+    expect(after.output()).toContain('for another provider');
   });
 });

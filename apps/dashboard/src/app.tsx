@@ -78,8 +78,18 @@ export function App() {
       setSession({ authenticated: false, sso: session.sso });
     });
   };
+  // Every session on every replica, this one too: the page ends up signed out either way.
+  const signOutAll = (): void => {
+    api<{ signed_out: number }>('DELETE', '/admin/sessions').then(
+      ({ signed_out }) => {
+        setNotice(`Signed out all sessions (${signed_out}), yours included.`);
+        setSession({ authenticated: false, sso: session.sso });
+      },
+      (error: ApiError) => setFailure(error),
+    );
+  };
   return (
-    <Layout session={session} page={page} onSignOut={signOut}>
+    <Layout session={session} page={page} onSignOut={signOut} onSignOutAll={session.role === 'admin' ? signOutAll : undefined}>
       <View canWrite={session.role === 'admin'} session={session} />
     </Layout>
   );

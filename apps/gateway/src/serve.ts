@@ -5,7 +5,7 @@ import { AdminTokenService } from '@rosetta/admin';
 import { DataPlane, sendError } from '@rosetta/dialects';
 import { GatewayError } from '@rosetta/canonical';
 import { dialectForPath } from '@rosetta/protocols/dialects';
-import { isAdminSurface, isProbe, NestPinoLogger, newRequestId, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { isAdminSurface, isProbe, NestPinoLogger, originFormPath, newRequestId, type AppLogger, type RosettaConfig } from '@rosetta/platform';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
@@ -53,8 +53,10 @@ function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: 
   const express = nest[0]!;
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const path = originFormPath(req.url ?? '');
+    if (path === undefined) return refuseTarget(req, res);
     if (dataPlane.handle(req, res)) return;
-    if (adminElsewhere && isAdminSurface(pathOf(req))) return notHere(req, res, 'the admin surface is served on ADMIN_PORT, not on the data-plane port');
+    if (adminElsewhere && isAdminSurface(path)) return notHere(req, res, path, 'the admin surface is served on ADMIN_PORT, not on the data-plane port');
     express(req, res);
   });
   return { express };
@@ -67,9 +69,10 @@ function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: 
  */
 async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppLogger): Promise<Server> {
   const server = createServer((req, res) => {
-    const path = pathOf(req);
-    if (isAdminSurface(path) || isProbe(path)) express(req, res);
-    else notHere(req, res, 'this is the admin port: the data plane is on PORT');
+    const path = originFormPath(req.url ?? '');
+    if (path === undefined) refuseTarget(req, res);
+    else if (isAdminSurface(path) || isProbe(path)) express(req, res);
+    else notHere(req, res, path, 'this is the admin port: the data plane is on PORT');
   });
   const host = config.adminHost ?? config.host;
   await new Promise<void>((resolve, reject) => {
@@ -92,15 +95,27 @@ function keepAlive(server: Server, config: RosettaConfig): void {
   server.headersTimeout = Math.max(server.headersTimeout, config.keepAliveTimeoutMs + 1000);
 }
 
-function pathOf(req: IncomingMessage): string {
-  const url = req.url ?? '/';
-  const mark = url.indexOf('?');
-  return mark < 0 ? url : url.slice(0, mark);
-}
-
-function notHere(req: IncomingMessage, res: ServerResponse, why: string): void {
+function notHere(req: IncomingMessage, res: ServerResponse, path: string, why: string): void {
   const id = newRequestId();
   res.setHeader('x-request-id', id);
-  const path = pathOf(req);
   sendError(res, dialectForPath(path), new GatewayError('not_found_error', `Unknown route: ${req.method} ${path}; ${why}`), id);
+}
+
+/**
+ * Both ports classify and route by the same path, so a target whose path is ambiguous is refused
+ * (originFormPath), in the dialect of the route it seems to be for: the client's SDK reads it.
+ */
+function refuseTarget(req: IncomingMessage, res: ServerResponse): void {
+  const id = newRequestId();
+  res.setHeader('x-request-id', id);
+  const message = 'Invalid request target: it must be a path such as /v1/chat/completions (origin form), without a scheme and host, a fragment or whitespace';
+  sendError(res, dialectForPath(guessPath(req.url ?? '')), new GatewayError('invalid_request_error', message), id);
+}
+
+function guessPath(target: string): string {
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return '/';
+  }
 }

@@ -45,6 +45,14 @@ export class AdminTokenService implements OnModuleInit {
     return token;
   }
 
+  /**
+   * What a session opened with the token is bound to: derived from the token's hash (not the hash
+   * itself, which is what verifies a token), so a changed ADMIN_TOKEN ends the sessions of the old one.
+   */
+  fingerprint(): string | undefined {
+    return this.expectedHash ? hashSecret(`admin-session:${this.expectedHash.toString('hex')}`) : undefined;
+  }
+
   verify(presented: string): boolean {
     if (!this.expectedHash) return false;
     const hash = Buffer.from(hashSecret(presented), 'hex');

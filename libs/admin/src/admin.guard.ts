@@ -51,7 +51,7 @@ export class AdminGuard implements CanActivate {
     }
     const id = readSessionCookie(request);
     if (id === undefined) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>, or sign in at /dashboard');
-    const session = await this.sessions.find(id);
+    const session = await this.sessions.find(id, this.tokens.fingerprint());
     if (!session) throw new GatewayError('authentication_error', 'Your dashboard session has ended (signed out or expired): sign in again');
     return { name: session.actor, role: session.role, method: session.method };
   }

@@ -20,6 +20,7 @@ import { DashboardController } from './dashboard/dashboard.controller';
 import { MetricsController } from './metrics.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 import { AdminSessionController } from './session/admin-session.controller';
+import { AdminSessionsController } from './session/admin-sessions.controller';
 import { OidcService } from './session/oidc.service';
 import { SettingRepository } from './setting.repository';
 
@@ -27,6 +28,7 @@ import { SettingRepository } from './setting.repository';
   imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule, EndpointHealthModule, DialectsModule],
   controllers: [
     AdminSessionController,
+    AdminSessionsController,
     AdminKeysController,
     AdminTeamsController,
     AdminPlansController,

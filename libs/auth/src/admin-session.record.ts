@@ -21,6 +21,8 @@ export interface NewAdminSession {
   method: SignInMethod;
   ip?: string;
   userAgent?: string;
+  /** A token session: the fingerprint of the admin token it was opened with (AdminTokenService.fingerprint). */
+  tokenFingerprint?: string;
 }
 
 /** A single sign-on in progress: what the callback needs to finish it (PKCE verifier, state, nonce). */

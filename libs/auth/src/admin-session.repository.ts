@@ -20,23 +20,33 @@ export class AdminSessionRepository {
     // Expired rows go as new ones come: the table holds live sessions only.
     await this.dataSource.query('DELETE FROM admin_sessions WHERE expires_at < now()');
     const rows: SessionRow[] = await this.dataSource.query(
-      `INSERT INTO admin_sessions (id_hash, role, actor, method, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO admin_sessions (id_hash, role, actor, method, expires_at, ip, user_agent, token_fingerprint) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        RETURNING id_hash, role, actor, method, created_at, expires_at`,
-      [idHash, session.role, session.actor, session.method, expiresAt, session.ip ?? null, session.userAgent?.slice(0, 500) ?? null],
+      [idHash, session.role, session.actor, session.method, expiresAt, session.ip ?? null, session.userAgent?.slice(0, 500) ?? null, session.tokenFingerprint ?? null],
     );
     return toSession(rows[0]!);
   }
 
-  async findLive(idHash: string): Promise<AdminSession | null> {
+  /** A live session; one opened with the admin token only while that token (its fingerprint) is the current one. */
+  async findLive(idHash: string, tokenFingerprint: string | undefined): Promise<AdminSession | null> {
     const rows: SessionRow[] = await this.dataSource.query(
-      'SELECT id_hash, role, actor, method, created_at, expires_at FROM admin_sessions WHERE id_hash = $1 AND expires_at > now()',
-      [idHash],
+      `SELECT id_hash, role, actor, method, created_at, expires_at FROM admin_sessions
+       WHERE id_hash = $1 AND expires_at > now() AND (method <> 'token' OR token_fingerprint = $2)`,
+      [idHash, tokenFingerprint ?? null],
     );
     return rows[0] ? toSession(rows[0]) : null;
   }
 
   async delete(idHash: string): Promise<void> {
     await this.dataSource.query('DELETE FROM admin_sessions WHERE id_hash = $1', [idHash]);
+  }
+
+  /** Ends every session, token and single sign-on alike; returns how many were live. */
+  async deleteAll(): Promise<number> {
+    const rows: Array<{ live: number }> = await this.dataSource.query(
+      'WITH gone AS (DELETE FROM admin_sessions RETURNING expires_at) SELECT count(*) FILTER (WHERE expires_at > now())::int AS live FROM gone',
+    );
+    return rows[0]?.live ?? 0;
   }
 
   async insertFlow(idHash: string, flow: LoginFlow, expiresAt: Date): Promise<void> {

@@ -26,14 +26,22 @@ export class AdminSessionService {
     return { id, session: stored };
   }
 
-  /** The live session a cookie names; null when unknown, ended or expired. */
-  async find(id: string): Promise<AdminSession | null> {
+  /**
+   * The live session a cookie names; null when unknown, ended or expired, or opened with an admin
+   * token other than the current one (`tokenFingerprint`, undefined when there is none).
+   */
+  async find(id: string, tokenFingerprint: string | undefined): Promise<AdminSession | null> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(id)) return null;
-    return this.repository.findLive(hashSecret(id));
+    return this.repository.findLive(hashSecret(id), tokenFingerprint);
   }
 
   async end(id: string): Promise<void> {
     await this.repository.delete(hashSecret(id));
+  }
+
+  /** "Sign out all sessions": every session on every replica, the caller's too. Returns how many were live. */
+  async endAll(): Promise<number> {
+    return this.repository.deleteAll();
   }
 
   /** Remembers a sign-on in progress under a random id (kept in a short-lived cookie). */

@@ -1,4 +1,4 @@
-import { isAdminSurface, isProbe } from './admin-surface';
+import { isAdminSurface, isProbe, originFormPath } from './admin-surface';
 
 describe('isAdminSurface', () => {
   it.each(['/admin', '/admin/keys', '/metrics', '/docs', '/dashboard/keys', '/openapi.json'])('%s is the admin surface', (path) => {
@@ -17,5 +17,15 @@ describe('isAdminSurface', () => {
     expect(isProbe('/healthz')).toBe(true);
     expect(isProbe('/readyz')).toBe(true);
     expect(isProbe('/metrics')).toBe(false);
+  });
+});
+
+describe('originFormPath', () => {
+  it('reads the path of an origin-form target as Express does', () => {
+    expect(['/admin/keys', '/v1/models?key=a?b', '/', '//metrics?x'].map(originFormPath)).toEqual(['/admin/keys', '/v1/models', '/', '//metrics']);
+  });
+
+  it.each(['http://x/admin/keys', 'https://x:1/metrics', '*', '', 'admin/keys', '/metrics#x', '/metrics\u00a0', '/metrics\ufeff', '/a b', '/a\tb', '/x?y#z'])('refuses %j', (target) => {
+    expect(originFormPath(target)).toBeUndefined();
   });
 });

@@ -24,6 +24,29 @@ function normalise(path: string): string {
   return decoded.toLowerCase().replace(/\/{2,}/g, '/');
 }
 
+/**
+ * The path of a request target, or undefined when the target is one the gateway refuses: anything
+ * but origin form (a path, then an optional query). Absolute form (`GET http://x/admin/keys`) is
+ * what a client sends a forward proxy, and no reverse proxy in front of a gateway needs it; Express
+ * routes it by its pathname while the port split read the raw target, which let the admin surface
+ * answer on the data-plane port. A fragment, whitespace or NBSP/BOM in the target sends Express's
+ * URL parser (parseurl) off its fast path into url.parse, which cuts and trims the path where this
+ * split would not: refused too, so every target accepted here has exactly the path Express routes.
+ */
+export function originFormPath(target: string): string | undefined {
+  if (target.charCodeAt(0) !== 0x2f) return undefined;
+  let path: string | undefined;
+  for (let i = 1; i < target.length; i++) {
+    const code = target.charCodeAt(i);
+    if (code === 0x3f) path ??= target.slice(0, i);
+    else if (UNSAFE_IN_TARGET.has(code)) return undefined;
+  }
+  return path ?? target;
+}
+
+/** The characters that make parseurl hand a target to url.parse (see originFormPath). */
+const UNSAFE_IN_TARGET = new Set([0x09, 0x0a, 0x0c, 0x0d, 0x20, 0x23, 0xa0, 0xfeff]);
+
 /** Probes answer on both ports: an orchestrator may check either. */
 export function isProbe(path: string): boolean {
   return path === '/healthz' || path === '/readyz';

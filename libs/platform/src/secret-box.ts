@@ -3,14 +3,23 @@
  * environment. A sealed value names the key that sealed it, so keys can be rotated: the new key
  * goes in SECRETS_KEY, the old one in SECRETS_KEY_PREVIOUS, and at start every stored secret is
  * sealed again under the new key (docs/decisions/0008).
+ *
+ * `enc:v2:` values are bound to where they are stored (GCM associated data, e.g. the provider's
+ * slug and field): one copied into another row does not open, so whoever can write the table
+ * cannot move a provider's key to a provider (and base URL) of their choosing. `enc:v1:` values,
+ * sealed before that binding, still open and are due a reseal, which the start-up reseal does.
+ * Anything else is refused, never used as the secret itself.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 
-const PREFIX = 'enc:v1:';
+const PREFIX = 'enc:v2:';
+/** Sealed without associated data (before enc:v2:): opened for the start-up reseal to rebind. */
+const UNBOUND_PREFIX = 'enc:v1:';
 const IV_BYTES = 12;
+/** GCM's full tag, fixed: Node would otherwise accept a truncated tag of as little as 4 bytes. */
 const TAG_BYTES = 16;
 
 export const SECRET_BOX = Symbol('SECRET_BOX');
@@ -23,6 +32,14 @@ export class SecretKeyMissingError extends Error {
   }
 }
 
+/** A stored value that is not a sealed secret at all (plain text, or damaged): refused, never used as the secret. */
+export class SecretNotSealedError extends Error {
+  constructor() {
+    super('the stored value is not an enc:v2: (or enc:v1:) sealed secret; set the secret again');
+    this.name = 'SecretNotSealedError';
+  }
+}
+
 /** Where the keys came from, for the start-up log. */
 export type SecretKeySource = 'environment' | 'data-dir' | 'none';
 
@@ -30,7 +47,13 @@ export class SecretBox {
   private readonly keys = new Map<string, Buffer>();
   private readonly currentId?: string;
 
-  constructor(current: Buffer | undefined, previous: Buffer[] = [], readonly source: SecretKeySource = current ? 'environment' : 'none') {
+  constructor(
+    current: Buffer | undefined,
+    previous: Buffer[] = [],
+    readonly source: SecretKeySource = current ? 'environment' : 'none',
+    /** The generated key's file, when the key came from the data directory. */
+    readonly keyFile?: string,
+  ) {
     for (const key of previous) this.keys.set(keyId(key), key);
     if (current) {
       this.currentId = keyId(current);
@@ -48,35 +71,46 @@ export class SecretBox {
     return this.currentId;
   }
 
-  seal(plain: string): string {
+  /** Seals `plain` bound to `binding`, the place it is stored (see providerSecretBinding). */
+  seal(plain: string, binding: string): string {
     if (!this.currentId) throw new Error('SecretBox: no SECRETS_KEY to seal with');
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(binding, 'utf8'));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${PREFIX}${this.currentId}:${iv.toString('base64url')}:${body.toString('base64url')}`;
   }
 
-  /** The plain secret; a value stored before encryption existed (no prefix) is returned as it is. */
-  open(stored: string): string {
-    if (!isSealed(stored)) return stored;
-    const [id, iv, body] = stored.slice(PREFIX.length).split(':');
+  /** The plain secret stored at `binding`; throws for a value sealed for another place, damaged, or not sealed at all. */
+  open(stored: string, binding: string): string {
+    const bound = stored.startsWith(PREFIX);
+    if (!bound && !stored.startsWith(UNBOUND_PREFIX)) throw new SecretNotSealedError();
+    const [id, iv, body, extra] = stored.slice((bound ? PREFIX : UNBOUND_PREFIX).length).split(':');
+    if (iv === undefined || body === undefined || extra !== undefined) throw new SecretNotSealedError();
     const key = id === undefined ? undefined : this.keys.get(id);
-    if (!key || iv === undefined || body === undefined) throw new SecretKeyMissingError(id ?? '?');
+    if (!key) throw new SecretKeyMissingError(id ?? '?');
     const bytes = Buffer.from(body, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    if (bytes.length < TAG_BYTES) throw new SecretNotSealedError();
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+    if (bound) decipher.setAAD(Buffer.from(binding, 'utf8'));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
   }
 
-  /** Whether a stored value should be sealed again: plain text, or sealed under an older key. */
+  /** Whether a stored sealed value should be sealed again: unbound (enc:v1:), or sealed under an older key. */
   needsReseal(stored: string): boolean {
     if (!this.currentId) return false;
-    return !stored.startsWith(`${PREFIX}${this.currentId}:`);
+    return isSealed(stored) && !stored.startsWith(`${PREFIX}${this.currentId}:`);
   }
 }
 
+/** Where a provider's secret is stored, as the associated data its ciphertext is bound to. */
+export function providerSecretBinding(slug: string, field: string): string {
+  return `providers/${slug}/${field}`;
+}
+
 export function isSealed(stored: string): boolean {
-  return stored.startsWith(PREFIX);
+  return stored.startsWith(PREFIX) || stored.startsWith(UNBOUND_PREFIX);
 }
 
 function keyId(key: Buffer): string {
@@ -107,7 +141,10 @@ export function secretKeysFromEnv(env: Record<string, string | undefined>): { cu
 
 /**
  * The box for this process. Without SECRETS_KEY, the embedded single-process database keeps a
- * generated key in its data directory (mode 0600), so `npm start` works with nothing set; with a
+ * generated key in its data directory (mode 0600), so `npm start` works with nothing set. It sits
+ * beside the database (ROSETTA_DATA_DIR/secrets.key, the database in ROSETTA_DATA_DIR/pgdata), not
+ * in it, and the start-up log names the file (SecretBox.keyFile): a copy of the whole data
+ * directory carries both, so such a copy is as secret as the provider keys themselves. With a
  * shared PostgreSQL there is no such fallback (replicas would each invent their own key), and a
  * provider secret cannot be stored until SECRETS_KEY is set.
  */
@@ -126,5 +163,5 @@ export function createSecretBox(keys: { current?: Buffer; previous: Buffer[] }, 
     writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   }
   chmodSync(file, 0o600);
-  return new SecretBox(parseSecretKey(file, readFileSync(file, 'utf8')), [], 'data-dir');
+  return new SecretBox(parseSecretKey(file, readFileSync(file, 'utf8')), [], 'data-dir', file);
 }

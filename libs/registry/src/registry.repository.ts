@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { UpstreamProtocolId } from '@rosetta/canonical';
-import { APP_LOGGER, isSealed, SECRET_BOX, type AppLogger, type SecretBox } from '@rosetta/platform';
+import { APP_LOGGER, isSealed, providerSecretBinding, SECRET_BOX, SecretNotSealedError, type AppLogger, type SecretBox } from '@rosetta/platform';
 import { managerOf } from '@rosetta/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
@@ -53,7 +53,7 @@ export class RegistryRepository {
          data_collection = EXCLUDED.data_collection, zdr = EXCLUDED.zdr, builtin = providers.builtin OR EXCLUDED.builtin,
          disabled = EXCLUDED.disabled, source = EXCLUDED.source, updated_at = now()
        WHERE ${precedence('providers')}`,
-      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey === null ? null : this.secrets.seal(p.apiKey), p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source],
+      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey === null ? null : this.secrets.seal(p.apiKey, apiKeyBinding(p.slug)), p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source],
     );
   }
 
@@ -127,37 +127,41 @@ export class RegistryRepository {
   }
 
   /**
-   * Seals again every stored provider secret that is plain text (stored before encryption) or
-   * sealed under a previous key, so a rotated-out key can be dropped after one start. Returns how
-   * many rows changed.
+   * Seals again every stored provider secret sealed under a previous key or before secrets were
+   * bound to their row (enc:v1:), so a rotated-out key can be dropped after one start. A value that
+   * is not sealed at all is left alone and named: it is refused, not sealed as if it were the
+   * secret. Returns how many rows changed.
    */
   async resealProviderSecrets(): Promise<number> {
     const rows: Array<{ slug: string; api_key: string }> = await this.db.query('SELECT slug, api_key FROM providers WHERE api_key IS NOT NULL');
-    if (!this.secrets.canSeal) {
-      // Stored before encryption existed, on a database this process has no key for: say so.
-      const plain = rows.filter((row) => !isSealed(row.api_key)).map((row) => row.slug);
-      if (plain.length > 0) this.logger.warn({ providers: plain }, 'registry: provider secrets are stored in plain text; set SECRETS_KEY to encrypt them at the next start');
-      return 0;
+    const plain = rows.filter((row) => !isSealed(row.api_key)).map((row) => row.slug);
+    if (plain.length > 0) {
+      this.logger.error({ providers: plain }, 'registry: provider secrets stored unencrypted are refused (those providers are unconfigured); set their api_key again through the admin API or PROVIDERS_FILE');
     }
+    if (!this.secrets.canSeal) return 0;
     let changed = 0;
     for (const row of rows) {
       if (!this.secrets.needsReseal(row.api_key)) continue;
       const plain = this.openSecret(row.slug, row.api_key);
       if (plain === null) continue;
       // Only if nobody changed the row meanwhile (another replica resealing, an admin edit).
-      const result: [unknown[], number] = await this.db.query('UPDATE providers SET api_key = $1 WHERE slug = $2 AND api_key = $3', [this.secrets.seal(plain), row.slug, row.api_key]);
+      const result: [unknown[], number] = await this.db.query('UPDATE providers SET api_key = $1 WHERE slug = $2 AND api_key = $3', [this.secrets.seal(plain, apiKeyBinding(row.slug)), row.slug, row.api_key]);
       changed += result[1];
     }
     return changed;
   }
 
-  /** A stored secret in plain text; null (the provider is then unconfigured) when no key opens it. */
+  /** A stored secret in plain text; null (the provider is then unconfigured) when no key opens it or it is not sealed for this row. */
   private openSecret(slug: string, stored: string | null): string | null {
     if (stored === null) return null;
     try {
-      return this.secrets.open(stored);
+      return this.secrets.open(stored, apiKeyBinding(slug));
     } catch (error) {
-      this.logger.error({ provider: slug, reason: (error as Error).message }, 'registry: a provider secret cannot be opened; set SECRETS_KEY (or SECRETS_KEY_PREVIOUS) to the key that sealed it');
+      if (error instanceof SecretNotSealedError) return null; // named once at start by resealProviderSecrets
+      this.logger.error(
+        { provider: slug, reason: (error as Error).message },
+        'registry: a provider secret cannot be opened: sealed under another key (set SECRETS_KEY or SECRETS_KEY_PREVIOUS to it), or for another provider, or damaged',
+      );
       return null;
     }
   }
@@ -225,4 +229,8 @@ function toEndpoint(e: EndpointEntity): EndpointRecord {
     supportsReasoning: e.supportsReasoning, pricing: e.pricing as unknown as EndpointPricing, dimensions: e.dimensions,
     customDimensions: e.customDimensions, disabled: e.disabled, source: e.source,
   };
+}
+
+function apiKeyBinding(slug: string): string {
+  return providerSecretBinding(slug, 'api_key');
 }

@@ -5,8 +5,22 @@ import { href, navigate, PAGES, type PagePath } from '../router';
 import type { SessionView } from '../types';
 
 /** The frame: navigation (a side bar on a laptop, a menu at phone width), who is signed in, the page. */
-export function Layout({ session, page, onSignOut, children }: { session: SessionView; page: PagePath; onSignOut: () => void; children: ComponentChildren }) {
+export function Layout({
+  session,
+  page,
+  onSignOut,
+  onSignOutAll,
+  children,
+}: {
+  session: SessionView;
+  page: PagePath;
+  onSignOut: () => void;
+  /** Admins only: ends every session, after a second click to confirm. */
+  onSignOutAll?: () => void;
+  children: ComponentChildren;
+}) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const [confirmAll, setConfirmAll] = useState(false);
   return (
     <div class="shell">
       <a class="skip" href="#content">
@@ -27,6 +41,21 @@ export function Layout({ session, page, onSignOut, children }: { session: Sessio
           <button type="button" class="secondary small" onClick={onSignOut}>
             Sign out
           </button>
+          {onSignOutAll && !confirmAll && (
+            <button type="button" class="secondary small" onClick={() => setConfirmAll(true)}>
+              Sign out all sessions
+            </button>
+          )}
+          {onSignOutAll && confirmAll && (
+            <>
+              <button type="button" class="danger small" onClick={onSignOutAll}>
+                Sign out everyone
+              </button>
+              <button type="button" class="secondary small" onClick={() => setConfirmAll(false)}>
+                Cancel
+              </button>
+            </>
+          )}
         </div>
       </header>
       <nav id="main-nav" class={`sidebar${menuOpen ? ' open' : ''}`} aria-label="Main">

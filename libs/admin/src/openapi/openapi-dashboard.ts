@@ -54,6 +54,11 @@ export function dashboardPaths(b: DashboardBuilders): Record<string, Record<stri
       },
       delete: { summary: 'Sign out: ends the session on every replica', tags: ['Dashboard'], security: [{ dashboardSession: [] }], responses: { '200': b.json({ type: 'object', properties: { authenticated: { const: false } } }) } },
     },
+    '/admin/sessions': {
+      delete: b.admin('Sign out all sessions: ends every dashboard session (token and SSO, the caller\'s too) on every replica', 'Dashboard', {
+        '200': b.json({ type: 'object', required: ['signed_out'], properties: { signed_out: { type: 'integer', description: 'How many live sessions ended' } } }),
+      }),
+    },
     '/admin/session/sso': { get: { summary: 'Sign in with SSO: redirects to the OIDC provider (authorization code + PKCE)', tags: ['Dashboard'], security: [], responses: REDIRECT } },
     '/admin/session/sso/callback': { get: { summary: 'Where the OIDC provider sends the browser back; maps groups to admin or viewer and starts a session', tags: ['Dashboard'], security: [], responses: REDIRECT } },
     '/admin/route': {

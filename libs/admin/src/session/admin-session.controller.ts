@@ -61,7 +61,7 @@ export class AdminSessionController {
   @Get()
   async current(@Req() req: AdminRequest): Promise<SessionView> {
     const id = readSessionCookie(req);
-    const session = id === undefined ? null : await this.sessions.find(id);
+    const session = id === undefined ? null : await this.sessions.find(id, this.tokens.fingerprint());
     if (!session) return { authenticated: false, sso: this.oidc.enabled };
     return { authenticated: true, sso: this.oidc.enabled, role: session.role, name: session.actor, method: session.method, expires_at: session.expiresAt.toISOString(), data_plane: this.dataPlane() };
   }
@@ -90,7 +90,7 @@ export class AdminSessionController {
   @Delete()
   async signOut(@Req() req: AdminRequest, @Res({ passthrough: true }) res: Reply): Promise<{ authenticated: false }> {
     const id = readSessionCookie(req);
-    const session = id === undefined ? null : await this.sessions.find(id);
+    const session = id === undefined ? null : await this.sessions.find(id, this.tokens.fingerprint());
     if (session) {
       checkSameOrigin(req);
       await this.sessions.end(id!);
@@ -138,7 +138,8 @@ export class AdminSessionController {
   }
 
   private async open(req: AdminRequest, res: Reply, role: AdminRole, actor: string, method: 'token' | 'oidc', details: Record<string, unknown> = {}): Promise<SessionView> {
-    const { id, session } = await this.sessions.start({ role, actor, method, ip: clientAddress(req), userAgent: userAgent(req) });
+    const tokenFingerprint = method === 'token' ? this.tokens.fingerprint() : undefined;
+    const { id, session } = await this.sessions.start({ role, actor, method, ip: clientAddress(req), userAgent: userAgent(req), tokenFingerprint });
     setSessionCookie(req, res, id, this.config.dashboard.sessionTtlMs);
     await this.audit.record(req, { name: actor, role, method }, 'session.sign_in', undefined, { ...details, expires_at: session.expiresAt.toISOString() });
     return { authenticated: true, sso: this.oidc.enabled, role, name: actor, method, expires_at: session.expiresAt.toISOString(), data_plane: this.dataPlane() };

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { ApiKeyRecord, KeyCacheService } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { ClientAbortedError } from '@rosetta/routing';
@@ -49,6 +49,7 @@ interface FakeOptions {
   /** A stage that fails on its own (the key store or the limiter unreachable, say). */
   broken?: 'key' | 'limits';
   handlers?: Partial<Record<HandlerName, Handler>>;
+  bodyLimitBytes?: number;
 }
 
 /** A data plane with fakes for the key cache, the limiter and the handlers, on a loopback server. */
@@ -80,7 +81,7 @@ async function dataPlane(options: FakeOptions = {}) {
     return { echoed: req.body ?? null, tail, key: req.apiKey?.id };
   };
   const byName = Object.fromEntries(DATA_PLANE_ROUTES.map((r) => [r.handler, options.handlers?.[r.handler] ?? handler]));
-  const config = { bodyLimitBytes: 1_000 } as RosettaConfig;
+  const config = { bodyLimitBytes: options.bodyLimitBytes ?? 1_000 } as RosettaConfig;
   const log = { ...logger, error: (entry: unknown) => void errors.push(entry) } as unknown as AppLogger;
   const plane = new DataPlane({ byName } as unknown as DataPlaneHandlers, keys, limits, log, config, TracingService.off());
   const server: Server = createServer((req, res) => {
@@ -96,7 +97,7 @@ async function dataPlane(options: FakeOptions = {}) {
 }
 
 describe('DataPlane (the stage chain)', () => {
-  it('runs body, key, limits and the handler in that order and sends what the handler returns', async () => {
+  it('runs key, body, limits and the handler in that order and sends what the handler returns', async () => {
     const plane = await dataPlane();
     try {
       const res = await fetch(`${plane.base}/v1/key`, { headers: { authorization: 'Bearer good' } });
@@ -161,13 +162,31 @@ describe('DataPlane (the stage chain)', () => {
     }
   });
 
-  it("refuses a bad body before looking at the key, in the route's dialect", async () => {
+  it("looks at the key before the body: a bad body is refused in the route's dialect only for a good key", async () => {
     const plane = await dataPlane();
     try {
       const res = await fetch(`${plane.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: '{"a":' });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
-      expect(plane.stages).toEqual([]);
+      expect(plane.stages).toEqual(['key']);
+      const stranger = await fetch(`${plane.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'bad' }, body: '{"a":' });
+      expect(stranger.status).toBe(401);
+      expect(plane.stages).toEqual(['key', 'key']);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it('answers a request without a valid key 401 while its body is still being uploaded', async () => {
+    const plane = await dataPlane({ bodyLimitBytes: 10 * 1024 * 1024 });
+    try {
+      for (const key of ['', 'x-api-key: bad\r\n']) {
+        const head = `POST /v1/messages HTTP/1.1\r\nHost: x\r\n${key}Content-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`;
+        // A tenth of the declared body: the answer comes though the client has not finished.
+        const status = await firstStatusLine(plane.base, head + `{"messages":"${'x'.repeat(1024 * 1024)}`);
+        expect(status).toBe('HTTP/1.1 401 Unauthorized');
+      }
+      expect(plane.stages).toEqual(['key']);
     } finally {
       await plane.close();
     }
@@ -239,12 +258,14 @@ describe('DataPlane: each stage failing on its own', () => {
       expect(plane.stages).toEqual([]);
     }));
 
-  it('refuses a body over the limit with 413 before the key is looked at', () =>
+  it('refuses a body over the limit with 413 once the key is good, and 401 without one', () =>
     withPlane({}, async (plane) => {
-      const res = await fetch(`${plane.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'good' }, body: JSON.stringify({ text: 'x'.repeat(2_000) }) });
+      const body = JSON.stringify({ text: 'x'.repeat(2_000) });
+      const res = await fetch(`${plane.base}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'good' }, body });
       expect(res.status).toBe(413);
       expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
-      expect(plane.stages).toEqual([]);
+      expect(plane.stages).toEqual(['key']);
+      expect((await fetch(`${plane.base}/v1/messages`, { method: 'POST', body })).status).toBe(401);
     }));
 
   it.each(['key', 'limits'] as const)('answers a %s stage that breaks as a plain 500 in the dialect, logged, nothing of the cause shown', (broken) =>
@@ -292,3 +313,20 @@ describe('DataPlane: each stage failing on its own', () => {
       },
     ));
 });
+
+/** Writes `bytes` without ending the upload and resolves with the answer's status line as soon as it arrives. */
+function firstStatusLine(base: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const end = text.indexOf('\r\n');
+      if (end < 0) return;
+      socket.destroy();
+      resolve(text.slice(0, end));
+    });
+    socket.on('error', reject);
+  });
+}

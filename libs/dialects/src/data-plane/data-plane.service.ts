@@ -20,8 +20,8 @@ const COUNTED_AT_ADMISSION: ReadonlySet<HandlerName> = new Set<HandlerName>(['ch
 
 /**
  * The data plane (docs/decisions/0005, 0006): every client-facing route (DATA_PLANE_ROUTES) is
- * served here, straight from node:http, by one chain of stages — request id, access log, JSON body
- * (POST), API key (where the route's dialect looks for it), requests per minute, the route's
+ * served here, straight from node:http, by one chain of stages — request id, access log, API key
+ * (where the route's dialect looks for it, in the headers and query only), JSON body (POST), requests per minute, the route's
  * handler — with any failure rendered in the route's dialect, and the request's trace span when
  * tracing is on. Routes that call an upstream count requests per minute in their admission
  * instead (COUNTED_AT_ADMISSION); one that fails or answers before admission is counted here. Nest's Express pipeline sees only what is not a data-plane route: the admin API,
@@ -72,9 +72,12 @@ export class DataPlane {
     // Off, tracing is this one flag test and nothing else (OTEL_EXPORTER_OTLP_ENDPOINT unset).
     if (this.tracing.enabled) request.trace = this.tracing.traceRequest(req, res, request, route.pattern);
     try {
-      if (route.method === 'POST') request.body = await readJsonBody(req, this.config.bodyLimitBytes);
+      // The key first, from the headers: a stranger's body (up to BODY_LIMIT_BYTES) is never
+      // buffered or parsed. Answered before it is read, the rest of its upload is discarded as it
+      // arrives (Node dumps an unread request once the answer ends), so the connection stays usable.
       const key = await authenticate(this.keys, request, dialect(route.dialect).credential);
       request.apiKey = key;
+      if (route.method === 'POST') request.body = await readJsonBody(req, this.config.bodyLimitBytes);
       const count: RequestCount = { deferred: COUNTED_AT_ADMISSION.has(route.handler) };
       request.requestCount = count;
       if (!count.deferred) await this.count(key, count, res);
