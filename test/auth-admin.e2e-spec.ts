@@ -104,7 +104,11 @@ describe('API keys, admin API and revocation across replicas', () => {
         error: { code: 404, message: 'Unknown route: POST /v1beta/unknown', status: 'NOT_FOUND', type: 'not_found_error' },
         request_id: gemini.headers.get('x-request-id'),
       });
-      const tooBig = await fetch(`${a.url}/v1beta/models/x:generateContent`, { method: 'POST', body: 'x'.repeat(11 * 1024 * 1024) });
+      // Without a key the body is never read: a 401 (issue 26); with one, the size limit answers.
+      const stranger = await fetch(`${a.url}/v1beta/models/x:generateContent`, { method: 'POST', body: 'x'.repeat(11 * 1024 * 1024) });
+      expect(stranger.status).toBe(401);
+      const { key: sizeKey } = await createKey(a);
+      const tooBig = await fetch(`${a.url}/v1beta/models/x:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': sizeKey }, body: 'x'.repeat(11 * 1024 * 1024) });
       expect(tooBig.status).toBe(413);
       expect(((await tooBig.json()) as any).error).toEqual(expect.objectContaining({ code: 413, type: 'request_too_large', status: 'INVALID_ARGUMENT' }));
       const malformed = await fetch(`${a.url}/v1/messages`, { method: 'POST', body: '{nope' });

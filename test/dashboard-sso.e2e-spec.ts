@@ -90,7 +90,7 @@ describe('the dashboard with OIDC single sign-on', () => {
   it('signs a member of OIDC_ADMIN_GROUPS in as admin, through the provider, with a session cookie', async () => {
     const page = await signInWithSso('alice', 'sso');
     await page.getByRole('heading', { name: 'Keys' }).waitFor();
-    await expect(page.locator('.who').textContent()).resolves.toBe('alice@example.comAdminSign out');
+    await expect(page.locator('.who').textContent()).resolves.toBe('alice@example.comAdminSign outSign out all sessions');
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('Name', { exact: true }).fill('made-by-alice');
     await page.getByRole('button', { name: 'Create', exact: true }).click();

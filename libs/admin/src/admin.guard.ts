@@ -5,6 +5,8 @@ import { GatewayError } from '@rosetta/canonical';
 import { AdminTokenService } from './admin-token.service';
 import { requestHeader, TOKEN_ACTOR, type AdminActor, type AdminRequest } from './session/admin-actor';
 import { readSessionCookie } from './session/session-cookie';
+import { AuditService } from './audit/audit.service';
+import { AdminAuthThrottle } from './session/admin-auth-throttle.service';
 
 const ALLOW_VIEWER = 'rosetta:admin-allow-viewer';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -27,6 +29,8 @@ export class AdminGuard implements CanActivate {
     private readonly tokens: AdminTokenService,
     private readonly sessions: AdminSessionService,
     private readonly reflector: Reflector,
+    private readonly throttle: AdminAuthThrottle,
+    private readonly audit: AuditService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -46,7 +50,13 @@ export class AdminGuard implements CanActivate {
     if (authorization !== undefined) {
       const match = /^Bearer\s+(.+)$/i.exec(authorization);
       if (!match) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>');
-      if (!this.tokens.verify(match[1]!.trim())) throw new GatewayError('authentication_error', 'Invalid admin token');
+      // Guessing the token is throttled and audited like guessing it at sign-in, across replicas.
+      const address = await this.throttle.check(request, 'admin token attempts');
+      if (!this.tokens.verify(match[1]!.trim())) {
+        await this.throttle.failed(address);
+        await this.audit.record(request, { name: 'unknown', method: 'bearer' }, 'auth.bearer_refused', undefined, { reason: 'invalid admin token' });
+        throw new GatewayError('authentication_error', 'Invalid admin token');
+      }
       return { name: TOKEN_ACTOR, role: 'admin', method: 'bearer' };
     }
     const id = readSessionCookie(request);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminAuthThrottle } from './session/admin-auth-throttle.service';
 import { AuthModule } from '@rosetta/auth';
 import { DialectsModule } from '@rosetta/dialects';
 import { BudgetModule, LimitsModule } from '@rosetta/limits';
@@ -40,6 +41,6 @@ import { SettingRepository } from './setting.repository';
     OpenApiController,
     DashboardController,
   ],
-  providers: [SettingRepository, AdminTokenService, AdminGuard, AuditRepository, AuditService, AuditInterceptor, OidcService],
+  providers: [SettingRepository, AdminTokenService, AdminGuard, AuditRepository, AuditService, AuditInterceptor, OidcService, AdminAuthThrottle],
 })
 export class AdminModule {}

@@ -3,6 +3,7 @@
  * the process with a message naming the variable (house style 13).
  */
 import { availableParallelism } from 'node:os';
+import { parseTrustedProxies } from './trusted-proxies';
 import { ConfigError } from './config-error';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
 import { secretKeysFromEnv } from './secret-box';
@@ -50,6 +51,8 @@ export interface RosettaConfig {
   breaker: { failures: number; cooldownMs: number };
   /** Hosts a caller's provider_configs base_url may name even on private addresses or http. */
   upstreamAllowHosts: string[];
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
+  trustedProxies: string[];
   /**
    * MODEL_ALIASES: ids clients send on their own (Claude Code's `claude-opus-…`, Gemini CLI's
    * `gemini-3…`) mapped to Rosetta models; a trailing `*` matches a prefix. Empty by default, so
@@ -200,6 +203,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     providersFile: str(env, 'PROVIDERS_FILE'),
     routerArtefact: str(env, 'ROUTER_ARTEFACT'),
     breaker: { failures: int(env, 'CIRCUIT_BREAKER_FAILURES', 5, 1), cooldownMs: int(env, 'CIRCUIT_BREAKER_COOLDOWN_MS', 30_000, 1) },
+    trustedProxies: parseTrustedProxies(str(env, 'TRUSTED_PROXIES')),
     upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     modelAliases: aliases(env, namespace),
     simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',

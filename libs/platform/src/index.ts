@@ -12,3 +12,4 @@ export * from './platform.module';
 export * from './secret-box';
 export { PrimaryMetricsAggregator } from './cluster-metrics';
 export * from './stored-value';
+export * from './trusted-proxies';

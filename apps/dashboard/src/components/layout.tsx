@@ -42,16 +42,16 @@ export function Layout({
             Sign out
           </button>
           {onSignOutAll && !confirmAll && (
-            <button type="button" class="secondary small" onClick={() => setConfirmAll(true)}>
+            <button type="button" class="secondary small sign-out-all" onClick={() => setConfirmAll(true)}>
               Sign out all sessions
             </button>
           )}
           {onSignOutAll && confirmAll && (
             <>
-              <button type="button" class="danger small" onClick={onSignOutAll}>
+              <button type="button" class="danger small sign-out-all" onClick={onSignOutAll}>
                 Sign out everyone
               </button>
-              <button type="button" class="secondary small" onClick={() => setConfirmAll(false)}>
+              <button type="button" class="secondary small sign-out-all" onClick={() => setConfirmAll(false)}>
                 Cancel
               </button>
             </>

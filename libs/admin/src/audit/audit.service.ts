@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
-import { clientAddress, userAgent, type AdminActor, type AdminRequest } from '../session/admin-actor';
+import { userAgent, type AdminActor, type AdminRequest } from '../session/admin-actor';
+import { AdminAuthThrottle } from '../session/admin-auth-throttle.service';
 import type { AuditEntry, AuditQuery, NewAuditEntry } from './audit-entry';
 import { AuditRepository } from './audit.repository';
 
@@ -20,6 +21,7 @@ export class AuditService {
   constructor(
     private readonly repository: AuditRepository,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly addresses: AdminAuthThrottle,
   ) {}
 
   /**
@@ -50,7 +52,7 @@ export class AuditService {
       targetId: target?.id,
       targetName: target?.name,
       details,
-      ip: clientAddress(request),
+      ip: this.addresses.where(request),
       userAgent: userAgent(request),
       requestId: request.id,
     };

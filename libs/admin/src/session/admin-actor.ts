@@ -32,14 +32,6 @@ function header(req: AdminRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Where a request came from: the peer address, and what a proxy in front says it forwarded. */
-export function clientAddress(req: AdminRequest): string | undefined {
-  const peer = req.socket?.remoteAddress;
-  const forwarded = header(req, 'x-forwarded-for')?.split(',')[0]?.trim();
-  if (forwarded && forwarded !== peer) return `${forwarded.slice(0, 100)} (via ${peer ?? 'unknown'})`;
-  return peer;
-}
-
 export function userAgent(req: AdminRequest): string | undefined {
   return header(req, 'user-agent')?.slice(0, 500);
 }

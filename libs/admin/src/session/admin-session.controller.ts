@@ -7,11 +7,11 @@ import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { AdminTokenService } from '../admin-token.service';
 import { checkSameOrigin } from '../admin.guard';
 import { AuditService } from '../audit/audit.service';
-import { clientAddress, requestHeader, TOKEN_ACTOR, userAgent, type AdminRequest } from './admin-actor';
+import { requestHeader, TOKEN_ACTOR, userAgent, type AdminRequest } from './admin-actor';
 import { dataPlaneView, type DataPlaneView } from './data-plane-address';
 import { OidcService, SsoError } from './oidc.service';
 import { clearSessionCookie, FLOW_COOKIE, isHttps, readCookie, readSessionCookie, setFlowCookie, setSessionCookie, type HeaderWriter } from './session-cookie';
-import { SignInThrottle } from './sign-in-throttle';
+import { AdminAuthThrottle } from './admin-auth-throttle.service';
 
 interface Reply extends HeaderWriter {
   status(code: number): Reply;
@@ -40,8 +40,6 @@ const DASHBOARD = '/dashboard/';
 @Public()
 @Controller('admin/session')
 export class AdminSessionController {
-  private readonly throttle = new SignInThrottle();
-
   constructor(
     private readonly sessions: AdminSessionService,
     private readonly tokens: AdminTokenService,
@@ -49,6 +47,7 @@ export class AdminSessionController {
     private readonly audit: AuditService,
     @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
     private readonly http: HttpAdapterHost,
+    private readonly throttle: AdminAuthThrottle,
   ) {}
 
   /** The data plane's listener is the application's own HTTP server (ADMIN_PORT is a second one). */
@@ -71,19 +70,15 @@ export class AdminSessionController {
   @HttpCode(200)
   async signIn(@Req() req: AdminRequest, @Res({ passthrough: true }) res: Reply, @Body() body: unknown): Promise<SessionView> {
     checkSameOrigin(req);
-    const address = clientAddress(req) ?? 'unknown';
-    const wait = this.throttle.waitMs(address);
-    if (wait > 0) {
-      throw new GatewayError('rate_limit_error', `Too many failed sign-ins from this address: try again in ${Math.ceil(wait / 1000)} s`, { retryAfterMs: wait });
-    }
+    const address = await this.throttle.check(req, 'sign-ins');
     const token = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['token'] : undefined;
     if (typeof token !== 'string' || token.trim() === '') throw GatewayError.invalidRequest("Missing required field 'token': the admin token (ADMIN_TOKEN, or the one printed on first start)", 'token');
     if (!this.tokens.verify(token.trim())) {
-      this.throttle.failed(address);
+      await this.throttle.failed(address);
       await this.audit.record(req, { name: 'unknown', method: 'token' }, 'session.sign_in_refused', undefined, { reason: 'invalid admin token' });
       throw new GatewayError('authentication_error', 'Invalid admin token', { param: 'token' });
     }
-    this.throttle.succeeded(address);
+    await this.throttle.succeeded(address);
     return this.open(req, res, 'admin', TOKEN_ACTOR, 'token');
   }
 
@@ -139,7 +134,7 @@ export class AdminSessionController {
 
   private async open(req: AdminRequest, res: Reply, role: AdminRole, actor: string, method: 'token' | 'oidc', details: Record<string, unknown> = {}): Promise<SessionView> {
     const tokenFingerprint = method === 'token' ? this.tokens.fingerprint() : undefined;
-    const { id, session } = await this.sessions.start({ role, actor, method, ip: clientAddress(req), userAgent: userAgent(req), tokenFingerprint });
+    const { id, session } = await this.sessions.start({ role, actor, method, ip: this.throttle.where(req), userAgent: userAgent(req), tokenFingerprint });
     setSessionCookie(req, res, id, this.config.dashboard.sessionTtlMs);
     await this.audit.record(req, { name: actor, role, method }, 'session.sign_in', undefined, { ...details, expires_at: session.expiresAt.toISOString() });
     return { authenticated: true, sso: this.oidc.enabled, role, name: actor, method, expires_at: session.expiresAt.toISOString(), data_plane: this.dataPlane() };
