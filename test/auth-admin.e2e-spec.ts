@@ -111,7 +111,7 @@ describe('API keys, admin API and revocation across replicas', () => {
       const tooBig = await fetch(`${a.url}/v1beta/models/x:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': sizeKey }, body: 'x'.repeat(11 * 1024 * 1024) });
       expect(tooBig.status).toBe(413);
       expect(((await tooBig.json()) as any).error).toEqual(expect.objectContaining({ code: 413, type: 'request_too_large', status: 'INVALID_ARGUMENT' }));
-      const malformed = await fetch(`${a.url}/v1/messages`, { method: 'POST', body: '{nope' });
+      const malformed = await fetch(`${a.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': sizeKey }, body: '{nope' });
       expect(malformed.status).toBe(400);
       expect(((await malformed.json()) as any).type).toBe('error');
     });

@@ -338,7 +338,8 @@ describe('the dashboard in a browser', () => {
   it('"Sign out all sessions" (confirmed) ends every session, another browser\'s too', async () => {
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    // Signed in again on whichever page the last test left open.
+    await page.getByRole('button', { name: 'Sign out all sessions' }).waitFor();
     const elsewhere = await fetch(url('/admin/session'), { method: 'POST', headers: { 'x-rosetta-dashboard': '1', 'content-type': 'application/json' }, body: JSON.stringify({ token: TEST_ADMIN_TOKEN }) });
     const otherCookie = elsewhere.headers.get('set-cookie')!.split(';')[0]!;
     await page.getByRole('button', { name: 'Sign out all sessions' }).click();
