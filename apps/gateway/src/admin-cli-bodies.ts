@@ -52,3 +52,21 @@ export function keyBody(values: Values): Record<string, unknown> {
 export function teamBody(values: Values): Record<string, unknown> {
   return defined({ name: text(values, 'name'), budget_usd: dollars(values, 'budget-usd'), budget_period: nullable(values, 'budget-period') });
 }
+
+/** `base/<id>`, the id escaped for a path segment. */
+export const path = (base: string, id: string): string => `${base}/${encodeURIComponent(id)}`;
+
+/** The positional argument, or the `needs …` refusal naming it. */
+export function need(value: string | undefined, what: string): string {
+  if (value === undefined || value === '') throw new Error(`needs ${what}`);
+  return value;
+}
+
+/** `base?…` with each option given as its query parameter (`parameters`: option → parameter). */
+export function withQuery(base: string, values: Values, parameters: Record<string, string>, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams();
+  for (const [option, parameter] of Object.entries(parameters)) if (typeof values[option] === 'string') query.set(parameter, values[option] as string);
+  for (const [name, value] of Object.entries(extra)) query.set(name, value);
+  const search = query.toString();
+  return `${base}${search ? `?${search}` : ''}`;
+}

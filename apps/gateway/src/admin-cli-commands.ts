@@ -3,7 +3,7 @@
  * a message that says what to type instead. Pure (no I/O), so every command is unit-tested.
  */
 import { parseArgs } from 'node:util';
-import { defined, keyBody, limit, teamBody, type Values } from './admin-cli-bodies';
+import { defined, keyBody, limit, need, path, teamBody, withQuery, type Values } from './admin-cli-bodies';
 import { MORE_COMMANDS } from './admin-cli-more-commands';
 
 export interface Call {
@@ -71,8 +71,6 @@ const PLAN_LIMITS: Record<string, Option> = {
   rpm: { type: 'string', arg: LIMIT, help: limitHelp('requests') },
   tpm: { type: 'string', arg: LIMIT, help: limitHelp('tokens') },
 };
-
-const path = (base: string, id: string): string => `${base}/${encodeURIComponent(id)}`;
 
 export const COMMANDS: readonly Command[] = [
   {
@@ -187,12 +185,8 @@ export const COMMANDS: readonly Command[] = [
       csv: { type: 'boolean', help: 'print CSV with a header row instead of JSON' },
     },
     build(values) {
-      const query = new URLSearchParams();
-      const pairs: Array<[string, string]> = [['group-by', 'group_by'], ['from', 'from'], ['to', 'to'], ['key', 'key_id'], ['team', 'team_id']];
-      for (const [option, parameter] of pairs) if (typeof values[option] === 'string') query.set(parameter, values[option] as string);
-      if (values['csv']) query.set('format', 'csv');
-      const search = query.toString();
-      return { method: 'GET', path: `/admin/usage${search ? `?${search}` : ''}`, csv: values['csv'] === true };
+      const parameters = { 'group-by': 'group_by', from: 'from', to: 'to', key: 'key_id', team: 'team_id' };
+      return { method: 'GET', path: withQuery('/admin/usage', values, parameters, values['csv'] ? { format: 'csv' } : {}), csv: values['csv'] === true };
     },
   },
   {
@@ -272,11 +266,6 @@ export function commandHelp(command: Command): string {
     ...(options.length ? ['options:', ...options] : []),
     ENVIRONMENT_HELP,
   ].join('\n');
-}
-
-function need(value: string | undefined, what: string): string {
-  if (value === undefined || value === '') throw new Error(`needs ${what}`);
-  return value;
 }
 
 function optionList(options: Record<string, Option>): string {

@@ -4,21 +4,11 @@
  * named as a file, which admin-cli.ts reads.
  */
 import type { Call, Command, Option } from './admin-cli-commands';
-import type { Values } from './admin-cli-bodies';
-
-const path = (base: string, id: string): string => `${base}/${encodeURIComponent(id)}`;
-
-function need(value: string | undefined, what: string): string {
-  if (value === undefined || value === '') throw new Error(`needs ${what}`);
-  return value;
-}
+import { need, path, withQuery, type Values } from './admin-cli-bodies';
 
 /** A GET with each given option as its query parameter. */
 function listing(base: string, values: Values, parameters: Record<string, string>): Call {
-  const query = new URLSearchParams();
-  for (const [option, parameter] of Object.entries(parameters)) if (typeof values[option] === 'string') query.set(parameter, values[option] as string);
-  const search = query.toString();
-  return { method: 'GET', path: `${base}${search ? `?${search}` : ''}` };
+  return { method: 'GET', path: withQuery(base, values, parameters) };
 }
 
 const PAGE: Record<string, Option> = {
