@@ -1,6 +1,7 @@
 /**
  * The deployment files (docker-compose.yml, deploy/nginx.conf, deploy/kubernetes) against the
- * gateway they deploy: every variable they set is one the gateway reads and the README documents,
+ * gateway they deploy: every variable they set is one the gateway reads and the configuration guide
+ * (docs/guide/configuration.md) documents,
  * their values pass the real config loader, probes hit the real health routes, streams are not
  * buffered, bodies up to BODY_LIMIT get through, and shutdown has time to drain.
  * (Docker and a cluster cannot run here; these are the parts that drift silently.)
@@ -14,7 +15,7 @@ const ROOT = join(__dirname, '..', '..', '..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const yaml = (path: string): any => parse(read(path));
 const DEFAULTS = loadConfig({});
-const README_VARS = new Set([...read('README.md').matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...(m[1] as string).matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1] as string)));
+const DOCUMENTED_VARS = new Set([...read('docs/guide/configuration.md').matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...(m[1] as string).matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1] as string)));
 
 /** `${NAME:?message}` / `${NAME:-default}` as compose would fill them for a valid deployment. */
 function composeValue(value: string): string {
@@ -37,7 +38,7 @@ describe('docker-compose.yml', () => {
 
   it('gives the gateway a configuration its loader accepts, shared Postgres and Redis, and time to drain', () => {
     const env = Object.fromEntries(Object.entries(gateway.environment as Record<string, string>).map(([k, v]) => [k, composeValue(String(v))]));
-    for (const name of Object.keys(env)) expect(README_VARS).toContain(name);
+    for (const name of Object.keys(env)) expect(DOCUMENTED_VARS).toContain(name);
     const config = loadConfig(env);
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);
     expect(config.redisUrl).toBe('redis://redis:6379');
@@ -155,7 +156,7 @@ describe('deploy/kubernetes', () => {
   });
 
   it('waits out the pre-stop pause and the drain before killing a pod', () => {
-    for (const name of [...Object.keys(env), ...Object.keys(secret)]) expect(README_VARS).toContain(name);
+    for (const name of [...Object.keys(env), ...Object.keys(secret)]) expect(DOCUMENTED_VARS).toContain(name);
     const [, seconds] = container.lifecycle.preStop.exec.command as [string, string];
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(Number(seconds) + config.shutdownGraceMs / 1000);
     expect(container.envFrom[0].secretRef.name).toBe(yaml('deploy/kubernetes/secret.example.yaml').metadata.name);
