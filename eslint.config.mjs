@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.rosetta/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.rosetta/**', 'coverage/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

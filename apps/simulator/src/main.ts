@@ -17,6 +17,15 @@ function numberFromEnv(name: string, fallback?: number): number | undefined {
   return value;
 }
 
+/** SIM_KEYLESS=true: OpenAI-protocol calls need no key, as on a local model server. */
+function keylessFromEnv(): boolean {
+  const raw = process.env['SIM_KEYLESS']?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  log('error', 'invalid configuration', { variable: 'SIM_KEYLESS', value: raw, expected: 'true or false' });
+  process.exit(1);
+}
+
 function optionsFromEnv(): SimulatorOptions {
   const port = numberFromEnv('SIM_PORT', 8081);
   if (port !== undefined && (!Number.isInteger(port) || port > 65_535)) {
@@ -28,6 +37,7 @@ function optionsFromEnv(): SimulatorOptions {
     host: process.env['SIM_HOST'] || '127.0.0.1',
     latencyMs: numberFromEnv('SIM_LATENCY_MS'),
     tokensPerSecond: numberFromEnv('SIM_TOKENS_PER_SECOND'),
+    keyless: keylessFromEnv(),
   };
 }
 

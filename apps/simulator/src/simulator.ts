@@ -27,6 +27,8 @@ export interface SimulatorOptions {
   chunkTokens?: number;
   /** Recorder capacity, oldest dropped first; default 10,000, 0 records nothing. */
   maxRecordedRequests?: number;
+  /** OpenAI-protocol calls need no API key, as on a local model server (Ollama, vLLM); default false. */
+  keyless?: boolean;
 }
 
 export interface RunningSimulator {
@@ -64,6 +66,7 @@ function resolveSettings(options: SimulatorOptions): SimSettings {
     latencyMs: nonNegative(options.latencyMs, 'latencyMs', 0),
     tokensPerSecond: nonNegative(options.tokensPerSecond, 'tokensPerSecond', 0),
     chunkTokens,
+    keyless: options.keyless ?? false,
   };
 }
 

@@ -17,6 +17,8 @@ export interface ProviderRecord {
   baseUrl: string | null;
   apiKeyEnv: string | null;
   apiKey: string | null;
+  /** A key is stored but cannot be opened (another SECRETS_KEY, another row): not a keyless provider. */
+  storedKeyUnreadable?: boolean;
   dataCollection: 'allow' | 'deny';
   zdr: boolean;
   builtin: boolean;

@@ -39,7 +39,10 @@ export class RegistryRepository {
     const byModel = new Map<number, EndpointRecord[]>();
     for (const e of endpoints) byModel.set(e.modelId, [...(byModel.get(e.modelId) ?? []), toEndpoint(e)]);
     return {
-      providers: providers.map((p) => ({ ...toProvider(p), apiKey: this.openSecret(p.slug, p.apiKey) })),
+      providers: providers.map((p) => {
+        const apiKey = this.openSecret(p.slug, p.apiKey);
+        return { ...toProvider(p), apiKey, ...(p.apiKey !== null && apiKey === null ? { storedKeyUnreadable: true } : {}) };
+      }),
       models: models.map((m) => ({ ...toModel(m), endpoints: byModel.get(m.id) ?? [] })),
     };
   }

@@ -26,7 +26,7 @@ export type RegistryEndpoint = EndpointRecord;
 export interface ResolvedProvider extends Omit<ProviderRecord, 'baseUrl' | 'apiKey' | 'apiKeyEnv'> {
   baseUrl: string | null;
   apiKey?: string;
-  /** Has a credential and an address, so it can be called. */
+  /** Has an address and a credential (or takes none: `apiKey` is then ''), so it can be called. */
   configured: boolean;
   /** What an operator sets to make an unconfigured provider callable, in words (never a secret). */
   toConfigure?: string;
@@ -193,15 +193,19 @@ export class RegistryService implements OnModuleInit {
   private resolveProvider(p: ProviderRecord): ResolvedProvider {
     const builtin = p.builtin ? this.config.providers.find((b) => b.slug === p.slug) : undefined;
     const baseUrl = (builtin?.baseUrl ?? p.baseUrl)?.replace(/\/+$/, '') ?? null;
-    const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? undefined;
-    const { apiKeyEnv: _env, apiKey: _key, ...rest } = p;
-    const configured = Boolean(baseUrl && apiKey);
-    return { ...rest, protocol: p.protocol as UpstreamProtocolId, baseUrl, apiKey, configured, ...(configured ? {} : { toConfigure: toConfigure(p, baseUrl) }) };
+    // A provider of the operator's given neither api_key nor api_key_env takes no key (Ollama, vLLM
+    // without --api-key): it is called without a credential header.
+    const keyless = !p.builtin && p.apiKeyEnv === null && p.apiKey === null && !p.storedKeyUnreadable;
+    const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? (keyless ? '' : undefined);
+    const { apiKeyEnv: _env, apiKey: _key, storedKeyUnreadable: _unreadable, ...rest } = p;
+    const configured = Boolean(baseUrl) && apiKey !== undefined;
+    return { ...rest, protocol: p.protocol as UpstreamProtocolId, baseUrl, apiKey, configured, ...(configured ? {} : { toConfigure: toConfigure(p, baseUrl, keyless) }) };
   }
 }
 
 /** What makes a provider without a key or an address callable, as the operator would set it. */
-function toConfigure(p: ProviderRecord, baseUrl: string | null): string {
+function toConfigure(p: ProviderRecord, baseUrl: string | null, keyless: boolean): string {
+  if (keyless) return `give provider '${p.slug}' a base_url`;
   const key = (p.builtin ? BUILTIN_KEY_VARIABLE[p.slug] : undefined) ?? p.apiKeyEnv ?? undefined;
   const needs = key ? `set ${key}` : `give provider '${p.slug}' an api_key (PUT /admin/providers/${p.slug})`;
   return baseUrl ? needs : `${needs} and a base_url`;

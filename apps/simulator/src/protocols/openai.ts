@@ -45,7 +45,7 @@ function firstStep(exchange: SimExchange): Step {
     const message = `Invalid method for URL (${method} ${url.pathname}).`;
     return errorStep(405, { message, type: 'invalid_request_error', param: null, code: null });
   }
-  if (!hasBearerToken(exchange.headers['authorization'])) {
+  if (!exchange.settings.keyless && !hasBearerToken(exchange.headers['authorization'])) {
     return errorStep(401, { message: NO_API_KEY, type: 'invalid_request_error', param: null, code: 'invalid_api_key' });
   }
   if (MODEL_PATHS.has(url.pathname)) {

@@ -6,6 +6,8 @@ export type SimProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses'
 
 /** Server-wide defaults; a plan's own latency and pacing override them. */
 export interface SimSettings {
+  /** Answer OpenAI-protocol calls without an API key, as a local server (Ollama, vLLM) does. */
+  keyless: boolean;
   latencyMs: number;
   /** 0 streams as fast as the socket accepts. */
   tokensPerSecond: number;

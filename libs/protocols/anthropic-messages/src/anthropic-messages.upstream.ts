@@ -1,4 +1,4 @@
-import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { credentialHeader, type UpstreamProtocol } from '@rosetta/protocols/common';
 import { parseAnthropicMessagesErrorBody } from './anthropic-messages-error';
 import { AnthropicMessagesStreamDecoder } from './anthropic-messages-stream-decoder';
 import { AnthropicMessagesStreamScanner } from './anthropic-messages-stream-scanner';
@@ -25,7 +25,7 @@ export const anthropicMessagesUpstream: UpstreamProtocol = {
   headers: (apiKey, request) => {
     // ARCHITECTURE §4.12: the client's anthropic-version and anthropic-beta reach Anthropic upstreams.
     const fromClient = request.passthrough?.protocol === 'anthropic' ? (request.passthrough.headers ?? {}) : {};
-    const headers: Record<string, string> = { 'x-api-key': apiKey, 'anthropic-version': fromClient['anthropic-version'] ?? DEFAULT_VERSION };
+    const headers: Record<string, string> = { ...credentialHeader('x-api-key', apiKey, apiKey), 'anthropic-version': fromClient['anthropic-version'] ?? DEFAULT_VERSION };
     if (fromClient['anthropic-beta']) headers['anthropic-beta'] = fromClient['anthropic-beta'];
     return headers;
   },

@@ -70,3 +70,11 @@ export interface UpstreamProtocol {
   /** Embeddings, where the protocol has them. */
   readonly embeddings?: UpstreamEmbeddings;
 }
+
+/**
+ * The header that carries a provider's key, or none for a provider that takes no key (a local
+ * server such as Ollama or vLLM registered without `api_key` or `api_key_env`).
+ */
+export function credentialHeader(name: string, value: string, apiKey: string): Record<string, string> {
+  return apiKey === '' ? {} : { [name]: value };
+}

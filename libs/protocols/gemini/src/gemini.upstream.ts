@@ -1,4 +1,4 @@
-import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { credentialHeader, type UpstreamProtocol } from '@rosetta/protocols/common';
 import { convertGeminiResponse } from './convert-gemini-response';
 import { convertToGeminiRequest, geminiPath } from './convert-to-gemini-request';
 import { geminiEmbedUpstream } from './gemini-embed.upstream';
@@ -19,7 +19,7 @@ export const geminiUpstream: UpstreamProtocol = {
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['generationConfig', 'maxOutputTokens']],
   url: (baseUrl, upstreamModel, stream) => `${baseUrl}${geminiPath(upstreamModel, stream)}`,
-  headers: (apiKey) => ({ 'x-goog-api-key': apiKey }),
+  headers: (apiKey) => credentialHeader('x-goog-api-key', apiKey, apiKey),
   encode: (request, endpoint) => convertToGeminiRequest({ request, upstreamModel: endpoint.upstreamModel }),
   decode: (body) => convertGeminiResponse({ body }),
   parseStream: parseGeminiSSE,

@@ -1,4 +1,4 @@
-import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { credentialHeader, type UpstreamProtocol } from '@rosetta/protocols/common';
 import { convertOpenAIChatResponse } from './convert-openai-chat-response';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-request';
 import { parseOpenAIChatErrorBody } from './openai-chat-error';
@@ -19,7 +19,7 @@ export const openAIChatUpstream: UpstreamProtocol = {
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'stop', 'seed', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['max_completion_tokens'], ['max_tokens']],
   url: (baseUrl) => `${baseUrl}/chat/completions`,
-  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  headers: (apiKey) => credentialHeader('authorization', `Bearer ${apiKey}`, apiKey),
   encode: (request, endpoint) =>
     convertToOpenAIChatRequest({ request, upstreamModel: endpoint.upstreamModel, reasoning: endpoint.reasoning }) as ReturnType<UpstreamProtocol['encode']>,
   decode: (body) => convertOpenAIChatResponse({ body }),

@@ -1,4 +1,4 @@
-import type { UpstreamProtocol } from '@rosetta/protocols/common';
+import { credentialHeader, type UpstreamProtocol } from '@rosetta/protocols/common';
 import { parseOpenAIChatSSE } from '@rosetta/protocols/openai-chat';
 import { convertOpenAIResponsesResponse } from './convert-openai-responses-response';
 import { convertToOpenAIResponsesRequest } from './convert-to-openai-responses-request';
@@ -22,7 +22,7 @@ export const openAIResponsesUpstream: UpstreamProtocol = {
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['max_output_tokens']],
   url: (baseUrl) => `${baseUrl}/responses`,
-  headers: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+  headers: (apiKey) => credentialHeader('authorization', `Bearer ${apiKey}`, apiKey),
   encode: (request, endpoint) => convertToOpenAIResponsesRequest({ request, upstreamModel: endpoint.upstreamModel, reasoning: endpoint.reasoning }),
   decode: (body) => convertOpenAIResponsesResponse({ body }),
   parseStream: parseOpenAIChatSSE,
