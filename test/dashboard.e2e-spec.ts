@@ -163,6 +163,8 @@ describe('the dashboard in a browser', () => {
     await nav('Plans').click();
     const pro = page.locator('tr', { has: page.getByRole('rowheader', { name: 'pro' }) });
     await pro.waitFor();
+    // The count of keys on each plan comes from a second request: "…" until it is in.
+    await pro.getByText('…').waitFor({ state: 'detached' });
     expect(await pro.locator('td').allTextContents()).toEqual(['1,000', '100,000', '0', 'EditDelete']);
     await screenshot(page, 'plans');
   });
@@ -295,6 +297,127 @@ describe('the dashboard in a browser', () => {
     expect(await withCookie('POST', '/admin/keys', { 'x-rosetta-dashboard': '1', origin: url('') }, body)).toMatchObject({ status: 201, body: { name: 'forged' } });
     expect((await withCookie('GET', '/admin/keys')).status).toBe(200);
     expect((await adminCall(stack.gateway, 'GET', '/admin/keys')).status).toBe(200);
+  });
+
+  it('fits the Requests table in a 1280 × 800 window: long model and key names cut short, the whole name in a tooltip', async () => {
+    const model = 'rosetta/customer-support-llama-3.3-70b-instruct-finetune-2026-11-28-v2';
+    const keyName = 'nightly-evaluation-pipeline-for-the-research-team-in-eu-west-1';
+    const provider = { protocol: 'openai', base_url: `${stack.sim.url}/v1`, api_key: 'sk-long-names-000', endpoints: [{ model, upstream_model: model.slice('rosetta/'.length), context_length: 32768, max_completion_tokens: 4096, pricing: { prompt: '0', completion: '0' } }] };
+    expect((await adminCall(stack.gateway, 'PUT', '/admin/providers/long-names-lab', provider)).status).toBe(200);
+    const longKey = await adminCall(stack.gateway, 'POST', '/admin/keys', { name: keyName, plan: 'enterprise', team_id: teamId });
+    const reply = await sdk(longKey.body.key).chat.completions.create({ model, messages: [{ role: 'user', content: 'a long name' }] }, { headers: { 'x-request-id': 'caller-trace-0123456789abcdef0123456789abcdef-0001' } });
+    expect(reply.choices[0]!.message.content).toBe('Simulated reply from customer-support-llama-3.3-70b-instruct-finetune-2026-11-28-v2: a long name');
+
+    const wide = await context.newPage();
+    await wide.setViewportSize({ width: 1280, height: 800 });
+    await wide.goto(url('/dashboard/requests'));
+    const recent = wide.getByRole('region', { name: 'Recent requests' });
+    const row = recent.locator('tbody tr').first();
+    await row.locator('td[data-label="Key"]', { hasText: keyName }).waitFor();
+    const sizes = await wide.evaluate<{ table: number; wrap: number; page: number }>(
+      "(() => { const table = document.querySelector('table.requests'); return { table: table.scrollWidth, wrap: table.parentElement.clientWidth, page: document.documentElement.scrollWidth }; })()",
+    );
+    expect(sizes.table).toBeLessThanOrEqual(sizes.wrap);
+    expect(sizes.page).toBeLessThanOrEqual(1280);
+    // Cut to the cell, and whole in the tooltip.
+    await expect(row.locator('td[data-label="Model"] .cut').first().getAttribute('title')).resolves.toBe(model);
+    await expect(row.locator('td[data-label="Key"] .cut').getAttribute('title')).resolves.toBe(keyName);
+    const cut = await wide.evaluate<boolean>("(() => { const cell = document.querySelector('table.requests tbody tr td[data-label=\"Model\"] .cut'); return cell.scrollWidth > cell.clientWidth; })()");
+    expect(cut).toBe(true);
+    await screenshot(wide, 'requests-1280');
+    await wide.close();
+  });
+
+  it('says "not served" for one state everywhere (requests, usage, router, providers), with what to do in a tooltip', async () => {
+    const hint = 'No enabled provider with a key serves this model: add a provider for it on the Providers page, or set the key of one that lists it.';
+    // A model whose only provider is switched off: nobody serves it.
+    const off = { protocol: 'openai', base_url: `${stack.sim.url}/v1`, api_key: 'sk-off-000', disabled: true, endpoints: [{ model: 'rosetta/switched-off-model', upstream_model: 'switched-off', context_length: 32768, max_completion_tokens: 4096, pricing: { prompt: '0', completion: '0' } }] };
+    expect((await adminCall(stack.gateway, 'PUT', '/admin/providers/switched-off', off)).status).toBe(200);
+    const refused = await sdk(stack.key).chat.completions.create({ model: 'rosetta/switched-off-model', messages: [{ role: 'user', content: 'anyone?' }] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+
+    await nav('Requests').click();
+    const recent = page.getByRole('region', { name: 'Recent requests' });
+    const row = recent.locator('tbody tr').first();
+    await row.locator('td[data-label="Model"]', { hasText: 'rosetta/switched-off-model' }).waitFor();
+    const label = row.locator('.not-served');
+    expect({ text: await label.textContent(), title: await label.getAttribute('title') }).toEqual({ text: 'not served', title: hint });
+    await row.getByRole('button', { name: /^Open request / }).click();
+    const details = page.getByRole('region', { name: 'Request details' });
+    const field = (name: string) => details.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+    await expect(field('Provider').textContent()).resolves.toBe('not served');
+    await expect(field('Why not served').textContent()).resolves.toBe(hint);
+    await page.evaluate('scrollTo(0, 0)'); // opening the row scrolled to its details; the screenshot shows the page from the top
+    await screenshot(page, 'requests-not-served');
+
+    await nav('Usage').click();
+    for (const region of ['By model', 'By provider']) {
+      const table = page.getByRole('region', { name: region });
+      const cell = table.locator('tbody th .not-served');
+      await cell.waitFor();
+      expect({ text: await cell.textContent(), title: await cell.getAttribute('title') }).toEqual({
+        text: 'not served',
+        title: 'Requests no provider answered: the gateway refused them first (a bad request, a limit or a budget: see Requests, errors only), or no enabled provider with a key serves their model (add one on the Providers page, or set its key).',
+      });
+      await table.locator('.not-served-note').waitFor();
+    }
+    expect(await page.getByText(/^none$/).count()).toBe(0);
+    await screenshot(page, 'usage-not-served');
+
+    await nav('Router').click();
+    await page.getByLabel('Prompt or request body').fill(JSON.stringify({ model: 'rosetta/gpt-4o-mini', models: ['rosetta/switched-off-model'], messages: [{ role: 'user', content: 'hi' }] }));
+    await page.getByRole('button', { name: 'Route' }).click();
+    const decision = page.getByRole('region', { name: 'Routing decision' });
+    await decision.getByText('Filters per model').click();
+    await expect(decision.locator('.filters-per-model li', { hasText: 'switched-off-model' }).textContent()).resolves.toBe(`rosetta/switched-off-model: not served — ${hint}`);
+
+    await nav('Providers').click();
+    const unserved = page.getByRole('group', { name: 'Models not served' });
+    await unserved.locator('summary').click();
+    await unserved.locator('li', { hasText: 'rosetta/switched-off-model' }).waitFor();
+    await expect(unserved.locator('li', { hasText: 'rosetta/switched-off-model' }).textContent()).resolves.toBe('rosetta/switched-off-model — not served: switched-off is disabled');
+    await screenshot(page, 'providers-not-served');
+  });
+
+  it('renders /docs with the fields of each request body and answer: required, type, nested objects that open', async () => {
+    const docs = await context.newPage();
+    await docs.goto(url('/docs'));
+    // Each field row's name, type and whether it is required (this file is compiled without the DOM's types).
+    const fieldsOf = (list: ReturnType<Page['locator']>) =>
+      list.evaluateAll((rows: any[]) => rows.map((f) => ({ name: f.querySelector('.f-name').textContent as string, type: f.querySelector('.f-type').textContent as string, required: Boolean(f.querySelector('.f-req')) })));
+    const chat = docs.getByRole('region', { name: 'POST /v1/chat/completions' });
+    const body = chat.getByRole('group', { name: 'Request body' });
+    await body.locator('summary').first().click();
+    const top = body.locator(':scope > ul.fields > li > .f, :scope > ul.fields > li > details > summary.f');
+    await top.first().waitFor();
+    const fields = await fieldsOf(top);
+    expect(fields.find((f) => f.name === 'messages')).toEqual({ name: 'messages', type: 'array of OpenAIChatMessage', required: true });
+    expect(fields.find((f) => f.name === 'model')).toEqual({ name: 'model', type: 'string', required: false });
+    expect(fields.find((f) => f.name === 'route_knob')).toEqual({ name: 'route_knob', type: 'number', required: false });
+    // A nested object opens in place: a message's role, with its allowed values.
+    await body.locator('summary.f', { hasText: 'messages' }).click();
+    const role = body.locator('li.field', { has: docs.locator('.f-name', { hasText: /^role$/ }) }).first();
+    await role.waitFor();
+    await expect(role.locator('.f-enum').textContent()).resolves.toBe('one of system developer user assistant tool');
+
+    const answer = chat.getByRole('group', { name: 'Response 200' });
+    await answer.locator('summary').first().click();
+    const answerFields = await fieldsOf(answer.locator(':scope > ul.fields > li > .f, :scope > ul.fields > li > details > summary.f'));
+    expect(answerFields.map((f) => f.name)).toEqual(['id', 'object', 'created', 'model', 'choices', 'usage']);
+    expect(answerFields.find((f) => f.name === 'choices')).toEqual({ name: 'choices', type: 'array of object', required: true });
+
+    const createKey = docs.getByRole('region', { name: 'POST /admin/keys' });
+    await createKey.getByRole('group', { name: 'Request body' }).locator('summary').first().click();
+    const keyFields = await fieldsOf(createKey.getByRole('group', { name: 'Request body' }).locator(':scope > ul.fields > li > .f'));
+    expect(keyFields.slice(0, 3)).toEqual([
+      { name: 'name', type: 'string', required: true },
+      { name: 'plan', type: 'string', required: true },
+      { name: 'team_id', type: 'string | null', required: false },
+    ]);
+    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models']);
+    await screenshot(docs, 'docs');
+    await docs.close();
   });
 
   it('fits a phone-width window', async () => {

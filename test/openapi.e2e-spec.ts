@@ -71,4 +71,35 @@ describe('API reference', () => {
     const served = [await record('rosetta/gpt-4o-mini'), await record('rosetta/text-embedding-3-small'), await record(String(idle.id))];
     expect(served.map(problems)).toEqual([[], [], []]);
   });
+
+  it("describes each chat dialect's answer with the fields it is served with, and /docs shows them", async () => {
+    const document = (await (await fetch(`${stack.gateway.url}/openapi.json`)).json()) as any;
+    const ajv = new Ajv({ allErrors: true, unknownFormats: 'ignore' });
+    ajv.addSchema({ components: document.components }, 'rosetta');
+    const answerOf = (path: string) => document.paths[path].post.responses['200'].content['application/json'].schema;
+    expect([answerOf('/v1/chat/completions'), answerOf('/v1/messages'), answerOf('/v1beta/models/{model}:generateContent')]).toEqual([
+      { $ref: '#/components/schemas/OpenAIChatCompletion' },
+      { $ref: '#/components/schemas/AnthropicMessage' },
+      { $ref: '#/components/schemas/GeminiResponse' },
+    ]);
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(`${stack.gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const problems = (schema: string, value: unknown) => {
+      const validate = ajv.getSchema(`rosetta#/components/schemas/${schema}`)!;
+      return validate(value) ? [] : validate.errors!.map((e) => `${e.dataPath} ${e.message}`);
+    };
+    const messages = [{ role: 'user', content: 'hi' }];
+    const openai = await call('/v1/chat/completions', { model: 'rosetta/gpt-4o-mini', messages });
+    const anthropic = await call('/v1/messages', { model: 'rosetta/claude-haiku-4-5', max_tokens: 64, messages });
+    const gemini = await call('/v1beta/models/rosetta/gemini-2.5-flash:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    expect([problems('OpenAIChatCompletion', openai), problems('AnthropicMessage', anthropic), problems('GeminiResponse', gemini)]).toEqual([[], [], []]);
+
+    const html = await (await fetch(`${stack.gateway.url}/docs`)).text();
+    const chat = html.slice(html.indexOf('aria-label="POST /v1/chat/completions"'), html.indexOf('</section>', html.indexOf('aria-label="POST /v1/chat/completions"')));
+    expect(chat).toContain('<span class="f-name"><code>messages</code></span><span class="f-type">array of OpenAIChatMessage</span><span class="f-req">required</span>');
+    expect(chat).toContain('<span class="f-name"><code>choices</code></span><span class="f-type">array of object</span><span class="f-req">required</span>');
+  });
 });

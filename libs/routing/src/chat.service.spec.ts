@@ -164,6 +164,18 @@ describe('ChatService: plan → reserve → execute → settle → record', () =
     expect(journal).toEqual([`plan (${prompt} prompt tokens)`, 'record 404: 0+0 tokens']);
   });
 
+  it.each([false, true])('notes the model a request asked for when nobody serves it, and no model for one it could not resolve (stream: %s)', async (stream) => {
+    const unserved = fakes({ plan: new GatewayError('configuration_error', "'rosetta/m' is not served by this gateway: set GROQ_API_KEY (provider 'groq')") });
+    await expect(stream ? unserved.chat.stream(request(true), unserved.ctx) : unserved.chat.complete(request(), unserved.ctx)).rejects.toMatchObject({ status: 503 });
+    unserved.close(503);
+    expect({ requested: unserved.draft.requestedModel, streamed: unserved.draft.streamed, served: unserved.draft.servedModel, provider: unserved.draft.provider }).toEqual({ requested: 'rosetta/m', streamed: stream, served: undefined, provider: undefined });
+    expect(unserved.journal).toEqual([`plan (${prompt} prompt tokens)`, 'record 503: 0+0 tokens']);
+
+    const unknown = fakes({ plan: new GatewayError('model_registry_error', "Model 'rosetta/m' not found") });
+    await expect(stream ? unknown.chat.stream(request(true), unknown.ctx) : unknown.chat.complete(request(), unknown.ctx)).rejects.toMatchObject({ status: 404 });
+    expect(unknown.draft.requestedModel).toBeUndefined();
+  });
+
   it('calls no upstream when the reservation is refused', async () => {
     const { chat, ctx, journal, close } = fakes({ admit: new GatewayError('rate_limit_error', 'Rate limit exceeded: tokens per minute', { retryAfterMs: 1_000 }) });
     await expect(chat.stream(request(true), ctx)).rejects.toMatchObject({ status: 429 });

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { addUsage, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
+import { addUsage, GatewayError, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
 import { runCascade, replayAsStream, type CascadeDeps, type CascadeProgress } from './cascade-run';
 import { estimatePromptTokens, type BudgetHold, type TokenReservation } from '@rosetta/limits';
 import { capCost, costUsd, roundUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
 import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
 import { MixtureService } from './mixture.service';
+import type { Stickiness } from './session-affinity.service';
 import { ClientAbortedError } from './gateway-errors';
 import { ExecutorService } from './executor.service';
 import type { CallContext, ChatStream, CompletionOutcome, StreamOutcome } from './outcome';
@@ -47,11 +48,25 @@ export class ChatService {
     return capCost(cost, ctx.usage && this.holds.get(ctx.usage)?.capUsd).charged;
   }
 
+  /**
+   * The route plan, noted on the ledger draft. A model that resolved but that nobody serves (or
+   * can serve now) is still noted as asked for, so its row names the model the operator must serve.
+   */
+  private plan(request: CanonicalRequest, ctx: CallContext, promptTokens: number, sticky: Stickiness | undefined, streamed: boolean): RoutePlan {
+    try {
+      const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
+      ctx.usage?.planned(request.model, streamed, plan.route, promptTokens);
+      return plan;
+    } catch (error) {
+      if (error instanceof GatewayError && (error.type === 'configuration_error' || error.type === 'overloaded_error')) ctx.usage?.planned(request.model, streamed, undefined);
+      throw error;
+    }
+  }
+
   async complete(request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
-    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
-    ctx.usage?.planned(request.model, false, plan.route, promptTokens);
+    const plan = this.plan(request, ctx, promptTokens, sticky, false);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade';
@@ -80,8 +95,7 @@ export class ChatService {
   async stream(request: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
-    const plan = this.routing.plan(request, promptTokens, { knob: ctx.key?.routeKnob, allowed: ctx.key?.models, sticky });
-    ctx.usage?.planned(request.model, true, plan.route, promptTokens);
+    const plan = this.plan(request, ctx, promptTokens, sticky, true);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade' ? await this.streamCascade(plan, request, ctx) : undefined;

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ProviderForm } from './provider-form';
+import { UnservedModels } from './unserved-models';
 import { Badge, Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
 import { ms, pct } from '../format';
 import { useResource } from '../use-resource';
@@ -18,7 +19,7 @@ const tps = (v: number): string => `${v.toFixed(v < 10 ? 1 : 0)}`;
 
 /** Why a provider's endpoints are not in use, when they are not: its health figures would say nothing. */
 function idleReason(provider: Provider): string | undefined {
-  if (provider.disabled) return 'Not called (provider disabled)';
+  if (provider.disabled) return 'Not called (disabled)';
   if (!provider.configured) return 'Not called (no key)';
   return undefined;
 }
@@ -56,6 +57,7 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
       {providers.error && <ErrorNote error={providers.error} retry={providers.reload} />}
       {!providers.data && !providers.error && <Loading what="providers" />}
       {providers.data?.length === 0 && <Empty>No providers.</Empty>}
+      {providers.data && <UnservedModels providers={providers.data} />}
       {providers.data?.map((provider) => (
         <section class="panel provider" key={provider.slug} aria-label={`Provider ${provider.slug}`}>
           <header class="provider-head">

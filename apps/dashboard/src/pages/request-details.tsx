@@ -1,4 +1,5 @@
 import { Badge } from '../components/ui';
+import { NotServed, notServedHint } from '../components/not-served';
 import { count, dateTime, ms, usd } from '../format';
 import type { LedgerRow } from '../types';
 
@@ -36,8 +37,8 @@ export function RequestDetails({ row }: { row: LedgerRow }) {
     ['Team', text(row.team_name)],
     ['Dialect', text(row.dialect)],
     ['Requested model', text(row.requested_model)],
-    ['Served model', <strong>{text(row.served_model)}</strong>],
-    ['Provider', text(row.provider)],
+    ['Served model', row.served_model ? <strong>{row.served_model}</strong> : <NotServed hint={notServedHint(row)} />],
+    ['Provider', row.provider ?? <NotServed hint={notServedHint(row)} />],
     ['Attempts', text(row.attempts)],
     ['Tokens in / out', `${count(row.input_tokens)} / ${count(row.output_tokens)}`],
     ['Cached / reasoning tokens', `${count(row.cached_tokens)} / ${count(row.reasoning_tokens)}`],
@@ -56,6 +57,12 @@ export function RequestDetails({ row }: { row: LedgerRow }) {
             <dd>{value}</dd>
           </div>
         ))}
+        {!row.provider && (
+          <div class="wide">
+            <dt>Why not served</dt>
+            <dd>{notServedHint(row)}</dd>
+          </div>
+        )}
         <div class="wide">
           <dt>Route decision</dt>
           <dd>

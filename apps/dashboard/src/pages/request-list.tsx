@@ -4,6 +4,7 @@ import { Badge, Empty, ErrorNote, Loading } from '../components/ui';
 import { count, dateTime, ms, shortDateTime, usd } from '../format';
 import { useResource } from '../use-resource';
 import type { Key, LedgerPage, LedgerRow, Provider } from '../types';
+import { NotServed, notServedHint } from '../components/not-served';
 import { statusTone, text } from './request-details';
 
 const PAGE = 50;
@@ -70,6 +71,16 @@ export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) =>
       {page.data && page.data.data.length > 0 && (
         <div class="table-wrap requests-wrap">
           <table class="requests">
+            {/* Fixed widths: a long model, key or id is cut short (its whole text in a tooltip) instead of widening the table. */}
+            <colgroup>
+              <col class="c-when" />
+              <col class="c-request" />
+              <col class="c-key" />
+              <col class="c-model" />
+              <col class="c-status" />
+              <col class="c-cost" />
+              <col class="c-latency" />
+            </colgroup>
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -77,39 +88,12 @@ export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) =>
                 <th scope="col">Key</th>
                 <th scope="col">Model</th>
                 <th scope="col">Status</th>
-                <th scope="col" class="num">Tokens in / out</th>
-                <th scope="col" class="num">Cost</th>
+                <th scope="col" class="num" title="Cost, and tokens in / out">Cost</th>
                 <th scope="col" class="num">Latency</th>
               </tr>
             </thead>
             <tbody>
-              {page.data.data.map((row) => (
-                <tr key={row.request_id} class={row.request_id === openId ? 'chosen' : undefined}>
-                  <td data-label="When" title={dateTime(row.created_at)}>{shortDateTime(row.created_at)}</td>
-                  <th scope="row" data-label="Request">
-                    <button type="button" class="link mono" aria-label={`Open request ${row.request_id}`} onClick={() => onOpen(row)}>{row.request_id}</button>
-                    <span class="sub">{row.dialect}{row.team_name ? ` · ${row.team_name}` : ''}</span>
-                  </th>
-                  <td data-label="Key">{row.key_name ?? <span class="muted">{row.api_key_id ? 'deleted key' : 'no key'}</span>}</td>
-                  <td data-label="Model">
-                    {text(row.served_model ?? row.requested_model)}
-                    <span class="sub">
-                      {row.served_model && row.requested_model && row.requested_model !== row.served_model ? `asked ${row.requested_model} · ` : ''}
-                      {row.provider ?? 'not served'}
-                    </span>
-                  </td>
-                  <td data-label="Status">
-                    <Badge tone={statusTone(row.status)}>{row.status}</Badge>
-                    {row.error_type && <span class="sub">{row.error_type}</span>}
-                  </td>
-                  <td class="num" data-label="Tokens">{count(row.input_tokens)} / {count(row.output_tokens)}</td>
-                  <td class="num" data-label="Cost">{usd(row.cost_usd)}</td>
-                  <td class="num" data-label="Latency">
-                    {ms(row.latency_ms)}
-                    {row.streamed && <span class="sub">stream, first token {ms(row.ttft_ms)}</span>}
-                  </td>
-                </tr>
-              ))}
+              {page.data.data.map((row) => <RequestRow key={row.request_id} row={row} chosen={row.request_id === openId} onOpen={onOpen} />)}
             </tbody>
           </table>
         </div>
@@ -119,5 +103,48 @@ export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) =>
         <button type="button" class="secondary" disabled={!page.data?.next_cursor} onClick={() => setCursors([...cursors, page.data!.next_cursor!])}>Older</button>
       </div>
     </section>
+  );
+}
+
+/** Text cut to its cell's width, the whole of it in a tooltip. */
+function Cut({ text: value, class: extra }: { text: string; class?: string }) {
+  return (
+    <span class={`cut${extra ? ` ${extra}` : ''}`} title={value}>
+      {value}
+    </span>
+  );
+}
+
+function RequestRow({ row, chosen, onOpen }: { row: LedgerRow; chosen: boolean; onOpen: (row: LedgerRow) => void }) {
+  const model = text(row.served_model ?? row.requested_model);
+  const asked = row.served_model && row.requested_model && row.requested_model !== row.served_model ? row.requested_model : undefined;
+  return (
+    <tr class={chosen ? 'chosen' : undefined}>
+      <td data-label="When" title={dateTime(row.created_at)}>{shortDateTime(row.created_at)}</td>
+      <th scope="row" data-label="Request">
+        <button type="button" class="link mono cut" title={row.request_id} aria-label={`Open request ${row.request_id}`} onClick={() => onOpen(row)}>{row.request_id}</button>
+        <Cut class="sub" text={`${row.dialect}${row.team_name ? ` · ${row.team_name}` : ''}`} />
+      </th>
+      <td data-label="Key">{row.key_name ? <Cut text={row.key_name} /> : <span class="muted">{row.api_key_id ? 'deleted key' : 'no key'}</span>}</td>
+      <td data-label="Model">
+        <Cut text={model} />
+        <span class="sub cut" title={asked ? `asked ${asked}` : undefined}>
+          {asked ? `asked ${asked} · ` : ''}
+          {row.provider ?? <NotServed hint={notServedHint(row)} />}
+        </span>
+      </td>
+      <td data-label="Status">
+        <Badge tone={statusTone(row.status)}>{row.status}</Badge>
+        {row.error_type && <Cut class="sub" text={row.error_type} />}
+      </td>
+      <td class="num" data-label="Cost">
+        {usd(row.cost_usd)}
+        <span class="sub" title="Tokens in / out">{count(row.input_tokens)} / {count(row.output_tokens)} tok</span>
+      </td>
+      <td class="num" data-label="Latency">
+        {ms(row.latency_ms)}
+        {row.streamed && <span class="sub" title={`Streamed; the first token came after ${ms(row.ttft_ms)}`}>TTFT {ms(row.ttft_ms)}</span>}
+      </td>
+    </tr>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { FormError } from '../components/form-error';
+import { ADD_A_PROVIDER, NotServed } from '../components/not-served';
 import { PageHeader } from '../components/ui';
 import { usd } from '../format';
 import { failureOf, type FormFailure } from '../form-errors';
@@ -22,6 +23,7 @@ interface Explanation {
     candidates: Array<{ id: string; quality: number; costUsd: number; score: number }>;
     reasons: string[];
   };
+  /** excluded_by: the filter that removed the model's last endpoint; `configured` (no provider with a key and enabled) or null (no endpoints) is "not served". */
   filters: Array<{ model: string; eligible: string[]; excluded_by: string | null }>;
   attempts: Array<{ model: string; provider: string; upstream_model: string }>;
 }
@@ -98,7 +100,22 @@ function Decision({ result }: { result: Explanation }) {
       <ol>{result.attempts.map((a, i) => <li key={i}>{a.model} via {a.provider} ({a.upstream_model})</li>)}</ol>
       <details>
         <summary>Filters per model</summary>
-        <ul>{result.filters.map((f) => <li key={f.model}>{f.model}: {f.eligible.length ? `eligible at ${f.eligible.join(', ')}` : `excluded by ${f.excluded_by ?? 'no provider'}`}</li>)}</ul>
+        <ul class="filters-per-model">
+          {result.filters.map((f) => (
+            <li key={f.model}>
+              {f.model}:{' '}
+              {f.eligible.length ? (
+                `eligible at ${f.eligible.join(', ')}`
+              ) : f.excluded_by && f.excluded_by !== 'configured' ? (
+                `excluded by ${f.excluded_by}`
+              ) : (
+                <>
+                  <NotServed hint={ADD_A_PROVIDER} /> — {ADD_A_PROVIDER}
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
       </details>
       {result.route && <p class="muted small">x-rosetta-route: <code>{result.route}</code></p>}
     </section>

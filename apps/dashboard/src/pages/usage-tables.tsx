@@ -1,10 +1,12 @@
+import { NotServed, NOT_SERVED, NOT_SERVED_REQUESTS } from '../components/not-served';
 import { count, usd } from '../format';
 import type { UsageRow } from '../types';
 
 export interface Breakdown {
   title: string;
   column: string;
-  label: (row: UsageRow) => string;
+  /** The row's name; null for requests no provider answered (model and provider breakdowns). */
+  label: (row: UsageRow) => string | null;
 }
 
 /** A breakdown of the range's usage (by key, team, model or provider), biggest spenders first. */
@@ -34,7 +36,7 @@ export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; r
                 return (
                   <tr key={index}>
                     <th scope="row" data-label={breakdown.column}>
-                      {breakdown.label(row)}
+                      {breakdown.label(row) ?? <NotServed hint={NOT_SERVED_REQUESTS} />}
                       <div class="share" aria-hidden="true">
                         <span style={{ width: `${(share * 100).toFixed(1)}%` }} />
                       </div>
@@ -51,6 +53,11 @@ export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; r
             </tbody>
           </table>
         </div>
+      )}
+      {shown.some((row) => breakdown.label(row) === null) && (
+        <p class="muted small not-served-note">
+          {NOT_SERVED}: {NOT_SERVED_REQUESTS}
+        </p>
       )}
       {limit && rows.length > limit && <p class="muted small">and {rows.length - limit} more (in the CSV export)</p>}
     </section>

@@ -20,8 +20,8 @@ const REFRESH_MS = 15_000;
 const BREAKDOWNS: Record<'key' | 'team' | 'model' | 'provider', Breakdown> = {
   key: { title: 'Top spenders (keys)', column: 'Key', label: (row) => row.key_name ?? (row.api_key_id ? 'deleted key' : 'no key') },
   team: { title: 'By team', column: 'Team', label: (row) => row.team_name ?? 'no team' },
-  model: { title: 'By model', column: 'Model', label: (row) => row.served_model ?? 'not served' },
-  provider: { title: 'By provider', column: 'Provider', label: (row) => row.provider ?? 'none' },
+  model: { title: 'By model', column: 'Model', label: (row) => row.served_model ?? null },
+  provider: { title: 'By provider', column: 'Provider', label: (row) => row.provider ?? null },
 };
 
 /** Buckets from `from` to `to` with each row's figures, zero where nothing happened. */

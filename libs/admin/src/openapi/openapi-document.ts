@@ -9,6 +9,7 @@ import { DASHBOARD_SCHEMAS, DASHBOARD_TAGS, dashboardPaths } from './openapi-das
 import { RESPONSES_SCHEMAS, RESPONSES_TAG, responsesPaths } from './openapi-responses';
 import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
 import { MODEL_RECORD_SCHEMAS } from './openapi-model-record';
+import { CHAT_ANSWERS, CHAT_ANSWER_SCHEMAS } from './openapi-chat-answers';
 import { REQUEST_SCHEMAS, requestPaths } from './openapi-requests';
 
 import { ADMIN_ERRORS, ADMIN_SECURITY, CLIENT_SECURITY, ERRORS, GEMINI_SECURITY, body, json, pathParam, queryParam, ref, type Json, type Operation } from './openapi-parts';
@@ -24,7 +25,8 @@ const ROUTING_FIELDS: Json = {
   provider_configs: { type: 'object', description: 'Per-provider api_key / base_url of the caller (BYOK); base_url passes the SSRF guard' },
 };
 
-function chat(summary: string, tags: string[], schema: string, security: Json[], extra: Partial<Operation> = {}): Operation {
+/** A chat route: its request schema with the routing fields, and its answer (JSON, or a stream when `stream` is set). */
+function chat(summary: string, tags: string[], schema: string, security: Json[], extra: Partial<Operation> = {}, answer: Json = CHAT_ANSWERS[schema as keyof typeof CHAT_ANSWERS] ?? { type: 'object' }): Operation {
   return {
     summary,
     tags,
@@ -39,7 +41,7 @@ function chat(summary: string, tags: string[], schema: string, security: Json[],
           'x-rosetta-provider': { schema: { type: 'string' } },
           'x-rosetta-cost-usd': { schema: { type: 'string' }, description: 'Non-streamed answers: what it cost' },
         },
-        content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+        content: { 'application/json': { schema: answer }, 'text/event-stream': { schema: { type: 'string' } } },
       },
       ...ERRORS,
     },
@@ -83,7 +85,7 @@ function paths(): Record<string, Record<string, Operation>> {
       post: chat('Streamed generate content: `alt=sse` for server-sent events, else a JSON array', ['Dialect C: Gemini'], 'GeminiRequest', GEMINI_SECURITY, {
         parameters: [geminiModel, queryParam('alt', '`sse` or `json` (default); anything else is a 400', { type: 'string', enum: ['sse', 'json'] })],
         'x-route': geminiRoute,
-      }),
+      }, { type: 'array', items: ref('GeminiResponse'), description: 'Without alt=sse: the streamed chunks as one JSON array' }),
     },
     '/v1beta/models/{model}:countTokens': {
       post: { summary: 'Count tokens (Gemini dialect)', tags: ['Dialect C: Gemini'], security: GEMINI_SECURITY, parameters: [geminiModel], requestBody: body(ref('GeminiRequest')), responses: { '200': json({ type: 'object', properties: { totalTokens: { type: 'integer' } } }), ...ERRORS }, 'x-route': geminiRoute },
@@ -162,7 +164,7 @@ const SCHEMAS: Json = {
     required: ['messages'],
     properties: {
       model: { type: 'string', default: 'rosetta/auto' },
-      messages: { type: 'array', items: { type: 'object' } },
+      messages: { type: 'array', items: ref('OpenAIChatMessage') },
       stream: { type: 'boolean' },
       stream_options: { type: 'object', properties: { include_usage: { type: 'boolean' } } },
       max_tokens: { type: 'integer' },
@@ -179,8 +181,11 @@ const SCHEMAS: Json = {
     properties: {
       model: { type: 'string', default: 'rosetta/auto' },
       max_tokens: { type: 'integer' },
-      system: {},
-      messages: { type: 'array', items: { type: 'object' } },
+      system: { description: 'Text, or an array of text blocks' },
+      messages: {
+        type: 'array',
+        items: { type: 'object', required: ['role', 'content'], properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content: { description: 'Text, or an array of blocks (text, image, document, tool_use, tool_result, thinking)' } } },
+      },
       stream: { type: 'boolean' },
       tools: { type: 'array', items: { type: 'object' } },
       thinking: { type: 'object' },
@@ -190,7 +195,8 @@ const SCHEMAS: Json = {
   GeminiRequest: {
     type: 'object',
     required: ['contents'],
-    properties: { contents: { type: 'array', items: { type: 'object' } }, systemInstruction: { type: 'object' }, tools: { type: 'array', items: { type: 'object' } }, generationConfig: { type: 'object' } },
+    properties: {
+      contents: { type: 'array', items: { type: 'object', required: ['parts'], properties: { role: { type: 'string', enum: ['user', 'model'] }, parts: { type: 'array', items: { type: 'object', description: 'text, inlineData, fileData, functionCall or functionResponse' } } } } }, systemInstruction: { type: 'object' }, tools: { type: 'array', items: { type: 'object' } }, generationConfig: { type: 'object' } },
   },
   KeyInfo: {
     type: 'object',
@@ -209,6 +215,7 @@ const SCHEMAS: Json = {
   ...MODEL_RECORD_SCHEMAS,
   ...DASHBOARD_SCHEMAS,
   ...REQUEST_SCHEMAS,
+  ...CHAT_ANSWER_SCHEMAS,
 };
 
 export interface DocumentedRoute {
