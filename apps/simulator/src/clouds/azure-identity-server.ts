@@ -4,7 +4,10 @@ import { mintAccessToken } from './cloud-tokens';
 import { sendJsonBody, startLoopbackServer } from './loopback-server';
 
 export interface AzureIdentityServerOptions {
-  /** Lifetime of every issued token; default 3600 s. */
+  /**
+   * Lifetime of every issued token; default 3600 s. A fractional lifetime is reported as an ISO
+   * 8601 `expires_on` (which MSAL also accepts), since epoch seconds cannot express it.
+   */
   expiresInSeconds?: number;
   /** The secret App Service puts in IDENTITY_HEADER; random when absent. */
   identityHeader?: string;
@@ -49,11 +52,13 @@ function tokenRequest(options: Required<AzureIdentityServerOptions>, issued: Iss
   const requested = url.searchParams.get('resource');
   if (!requested) return refuse(res, 400, 'The resource query parameter is required.');
   const resource = normaliseResource(requested);
-  const accessToken = mintAccessToken('azure', resource, options.expiresInSeconds);
+  const now = Date.now();
+  const accessToken = mintAccessToken('azure', resource, options.expiresInSeconds, now);
+  const expiresOnMs = now + options.expiresInSeconds * 1000;
   issued.push({ resource, accessToken });
   sendJsonBody(res, 200, {
     access_token: accessToken,
-    expires_on: String(Math.floor(Date.now() / 1000) + options.expiresInSeconds),
+    expires_on: Number.isInteger(options.expiresInSeconds) ? String(Math.floor(expiresOnMs / 1000)) : new Date(expiresOnMs).toISOString(),
     resource,
     token_type: 'Bearer',
     client_id: '00000000-0000-0000-0000-00000000a5e1',

@@ -10,7 +10,7 @@ export const AZURE_COGNITIVE_SERVICES = 'https://cognitiveservices.azure.com';
 /** Who a token is for: Google scopes (space-separated) or an Azure resource. */
 export interface TokenClaims {
   audience: string;
-  /** Unix seconds. */
+  /** Unix seconds, fractional for sub-second lifetimes. */
   expiresAt: number;
 }
 
@@ -29,7 +29,7 @@ function sign(payload: string): string {
  * accept only these, and only until they expire.
  */
 export function mintAccessToken(flavour: 'google' | 'azure', audience: string, expiresInSeconds: number, nowMs = Date.now()): string {
-  const claims = { aud: audience, exp: Math.floor(nowMs / 1000) + expiresInSeconds, n: randomId(12) };
+  const claims = { aud: audience, exp: nowMs / 1000 + expiresInSeconds, n: randomId(12) };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${flavour === 'google' ? GOOGLE_PREFIX : AZURE_PREFIX}${payload}.${sign(payload)}`;
 }
