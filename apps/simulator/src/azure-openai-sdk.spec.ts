@@ -106,6 +106,12 @@ describe('openai AzureOpenAI against the simulator', () => {
     expect(sim.requests()[0]?.path).toBe(`/openai/deployments/embed-prod/embeddings?api-version=${API_VERSION}`);
   });
 
+  it('creates a response through the Responses API with api-version', async () => {
+    const response = await withKey.responses.create({ model: 'gpt-4o-prod', input: 'Hello Responses' });
+    expect([response.model, response.output_text]).toEqual(['gpt-4o-prod', 'Simulated reply from gpt-4o-prod: Hello Responses']);
+    expect(sim.requests().map((r) => [r.protocol, r.path])).toEqual([['azure-openai', `/openai/responses?api-version=${API_VERSION}`]]);
+  });
+
   // Half-second tokens fall inside the token cycler's one-second forced-refresh window, so the
   // library must fetch (and wait for) a new token on every call; longer ones refresh in the
   // background, which a test cannot order without waiting.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GoogleGenAI } from '@google/genai';
-import { Gaxios } from 'gaxios';
+import { gaxios } from 'google-auth-library';
 import { GOOGLE_CLOUD_PLATFORM_SCOPE } from './clouds/cloud-tokens';
 import { startGoogleTokenServer, type RunningGoogleTokenServer } from './clouds/google-token-server';
 import { nodeFetch, useGoogleLoopback, watchOutboundHosts } from './clouds/testing/cloud-test-env';
@@ -17,8 +17,8 @@ const EMAIL = 'rosetta@sim-project.iam.gserviceaccount.com';
  * token URL. The only seam is the client's transporter, so the test gives it one whose request
  * interceptor sends that URL to the fake token endpoint instead.
  */
-function loopbackTransporter(tokenUri: string): Gaxios {
-  const transporter = new Gaxios({ fetchImplementation: nodeFetch });
+function loopbackTransporter(tokenUri: string): gaxios.Gaxios {
+  const transporter = new gaxios.Gaxios({ fetchImplementation: nodeFetch });
   transporter.interceptors.request.add({
     resolved: async (options) => {
       if (options.url.href === GOOGLE_TOKEN_URL) options.url = new URL(tokenUri);

@@ -2,7 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { instance as gaxiosDefault } from 'gaxios';
+import { gaxios } from 'google-auth-library';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
@@ -40,10 +40,10 @@ export function useGoogleLoopback(metadataHost: string, keyFile?: string): () =>
     GOOGLE_CLOUD_PROJECT: undefined,
     GCLOUD_PROJECT: undefined,
   });
-  const previousFetch = gaxiosDefault.defaults.fetchImplementation;
-  gaxiosDefault.defaults.fetchImplementation = nodeFetch;
+  const previousFetch = gaxios.instance.defaults.fetchImplementation;
+  gaxios.instance.defaults.fetchImplementation = nodeFetch;
   return () => {
-    gaxiosDefault.defaults.fetchImplementation = previousFetch;
+    gaxios.instance.defaults.fetchImplementation = previousFetch;
     restoreEnv();
     rmSync(gcloudDir, { recursive: true, force: true });
   };
