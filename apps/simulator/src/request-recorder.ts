@@ -1,6 +1,7 @@
 import { parseJson } from './http-io';
+import type { SimProtocol } from './protocols/protocol-module';
 
-export type RecordedProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses' | 'control';
+export type RecordedProtocol = SimProtocol | 'control';
 
 export interface RecordedRequest {
   id: string;

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { azureOpenAiProtocol } from './clouds/azure-openai';
+import { vertexAnthropicProtocol } from './clouds/vertex-anthropic';
+import { vertexGeminiProtocol } from './clouds/vertex-gemini';
 import { CONTROL_PREFIX, handleControl } from './control';
 import { BodyTooLargeError, flattenHeaders, parseJson, randomId, readBody, sendJson } from './http-io';
 import { parseScript } from './parse-sim-reply';
@@ -45,7 +48,7 @@ export interface RunningSimulator {
 }
 
 /** Every protocol module the server dispatches to, asked in order. */
-const PROTOCOLS: readonly ProtocolModule[] = [responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol, openAiEmbeddingsProtocol, geminiEmbeddingsProtocol];
+const PROTOCOLS: readonly ProtocolModule[] = [vertexGeminiProtocol, vertexAnthropicProtocol, azureOpenAiProtocol, responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol, openAiEmbeddingsProtocol, geminiEmbeddingsProtocol];
 
 interface ServerDeps {
   settings: SimSettings;

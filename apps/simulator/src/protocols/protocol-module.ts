@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonBody } from '../http-io';
 import type { NeutralRequest, ReplyPlan } from '../reply-plan';
 
-export type SimProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
+export type SimProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses' | CloudProtocol;
+
+/** A public API behind a cloud platform's paths and credentials. */
+export type CloudProtocol = 'vertex-gemini' | 'vertex-anthropic' | 'azure-openai';
 
 /** Server-wide defaults; a plan's own latency and pacing override them. */
 export interface SimSettings {

@@ -1,0 +1,13 @@
+import type { SimExchange } from '../protocols/protocol-module';
+
+/** The same exchange as seen by a public-API protocol module, after the cloud checks passed. */
+export function rewriteExchange(exchange: SimExchange, change: { path: string; headers: Record<string, string>; body?: unknown }): SimExchange {
+  const url = new URL(change.path, exchange.url);
+  url.search = exchange.url.search;
+  return {
+    ...exchange,
+    url,
+    headers: { ...exchange.headers, ...change.headers },
+    body: change.body === undefined ? exchange.body : { ok: true, value: change.body },
+  };
+}
