@@ -6,3 +6,4 @@ export * from './upstream-call';
 export * from './providers.module';
 export * from './protocol-adapter';
 export * from './ssrf';
+export * from './credentials';

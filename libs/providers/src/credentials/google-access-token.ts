@@ -1,0 +1,41 @@
+import type { GoogleAuth } from 'google-auth-library';
+import { RefreshingToken, type RefreshingTokenOptions } from './refreshing-token';
+import type { UpstreamCredential } from './upstream-credential';
+
+export const GOOGLE_CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+
+/**
+ * Vertex AI's bearer token from Application Default Credentials (google-auth-library): a
+ * service-account or external-account file in GOOGLE_APPLICATION_CREDENTIALS, gcloud's user
+ * credentials, or the metadata server (GCE_METADATA_HOST honoured) — cached and refreshed before
+ * it expires, one fetch at a time for the whole process.
+ */
+export class GoogleAccessToken implements UpstreamCredential {
+  readonly describe = 'google application default credentials';
+  private readonly token: RefreshingToken;
+
+  /** `auth`: for tests; by default ADC, the library loaded only when a Vertex provider first calls. */
+  constructor(auth?: GoogleAuth, options: Omit<RefreshingTokenOptions, 'fetch'> = {}) {
+    let ready: Promise<GoogleAuth> | undefined = auth ? Promise.resolve(auth) : undefined;
+    this.token = new RefreshingToken({
+      ...options,
+      fetch: async () => {
+        ready ??= import('google-auth-library').then((lib) => new lib.GoogleAuth({ scopes: [GOOGLE_CLOUD_PLATFORM_SCOPE] }));
+        const client = await (await ready).getClient();
+        const { token } = await client.getAccessToken();
+        if (!token) throw new Error('no access token was returned');
+        // The library knows the expiry it was given; without one, assume Google's usual hour.
+        const expiry = client.credentials?.expiry_date;
+        return { token, expiresAtMs: typeof expiry === 'number' ? expiry : Date.now() + 3_600_000 };
+      },
+    });
+  }
+
+  async headers(): Promise<Record<string, string>> {
+    return { authorization: `Bearer ${await this.token.get()}` };
+  }
+
+  invalidate(): void {
+    this.token.invalidate();
+  }
+}
