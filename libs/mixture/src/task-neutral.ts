@@ -1,0 +1,52 @@
+/**
+ * Task-neutral filler: words that say how to answer or how politely it is asked, not what the task
+ * is — "step by step", "explain your reasoning", "You are a helpful assistant.", "Thanks!". Any
+ * category's prompt can carry them, but MT-Bench's 80 questions carry them by chance: its one
+ * "step-by-step" is in a roleplay question ("Act as a math teacher … step-by-step"), so "Prove that
+ * the square root of 2 is irrational, step by step." read as roleplay while the plain proof read as
+ * maths. The category classifier reads past these phrases, in training and at run time alike, as it
+ * reads past function words, so a task worded with or without them has the same features.
+ *
+ * Phrases in cue-phrases.ts's notation (`words` tokens: "let's" is `let ' s`, "step-by-step" is
+ * `step - by - step`). What a phrase asks for may still matter elsewhere: the difficulty signal
+ * reads "step by step" as a request for a worked answer.
+ */
+import { compileCues, coveredWords } from './cue-phrases';
+
+export const TASK_NEUTRAL_PHRASES: readonly string[] = [
+  // How to answer.
+  'step -? by -? step',
+  'think|thinking|reason|reasoning|work|working|go|going step -? by -? step',
+  "let ' s think|reason|work|go",
+  'think|thinking carefully|hard',
+  'explain|show|justify|describe your reasoning|thinking|work|working|steps|logic',
+  'explain|show|justify|describe your thought process',
+  'walk me? through your reasoning|thinking|work|working|steps|logic',
+  'show|explain all|each|every the? step|steps|working',
+  'show the work|working|reasoning',
+  'with|including an? explanation|explanations',
+  'and explain why|how',
+  'take a deep breath',
+  // Who is asked.
+  'you are a|an helpful|friendly|honest|harmless|useful|smart|knowledgeable|capable? and? helpful|harmless|honest? ai? assistant|chatbot|bot',
+  "you ' re a|an helpful|friendly|honest|harmless|useful|smart|knowledgeable|capable? and? helpful|harmless|honest? ai? assistant|chatbot|bot",
+  'as an ai language? model|assistant',
+  // How politely.
+  'kindly',
+  'thanks|thank|thx',
+  'in advance',
+  'much appreciated',
+  "i would|' d? appreciate|like|love it? if? you? to?",
+  'help me',
+  'if possible',
+  'if you can|could',
+  "if you don|do '? t|not mind",
+  'would you mind',
+];
+
+const COMPILED = compileCues([TASK_NEUTRAL_PHRASES]);
+
+/** 1 for each word inside task-neutral filler (words as `text-features`' `words` splits them). */
+export function taskNeutralWords(words: readonly string[]): Uint8Array {
+  return coveredWords(COMPILED, words);
+}
