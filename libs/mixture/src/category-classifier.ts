@@ -86,7 +86,7 @@ export const CATEGORY_KEYWORDS: Record<string, string[]> = {
   reasoning: [
     'puzzle', 'riddle', 'logic', 'deduce', 'deduction', 'true or false', 'therefore', 'infer', 'most likely', 'who owns', 'lives next to', 'constraints', 'paradox',
     'brain teaser', 'if all', 'which of the following must', 'trade-offs', 'decision', 'choose between', 'correctness', 'counterexample', 'impossible', 'protocol',
-    'deterministic', 'adversary', 'tolerate', 'cannot exist', 'liar', 'truth-teller', 'knights and knaves',
+    'deterministic', 'impossibility',
   ],
   math: [
     'calculate', 'solve', 'equation', 'integral', 'derivative', 'probability', 'number', 'numbers', 'sum', 'area', 'triangle', 'prime', 'integer', 'integers', 'value',

@@ -24,7 +24,6 @@ export const TASK_NEUTRAL_PHRASES: readonly string[] = [
   'walk me? through your reasoning|thinking|work|working|steps|logic',
   'show|explain all|each|every the? step|steps|working',
   'show the work|working|reasoning',
-  'with|including an? explanation|explanations',
   'and explain why|how',
   'take a deep breath',
   // Who is asked.
