@@ -11,7 +11,7 @@
  * without an artefact classify with a classifier fitted on the keyword priors alone. Reading
  * MT-Bench and measuring accuracy are offline work, in @rosetta/mixture-lab (classifier-fit.ts).
  */
-import { taskNeutralWords } from './task-neutral';
+import { taskNeutralEnd } from './task-neutral';
 import { fnv1a, fnvContinue, focusText, words } from './text-features';
 
 /**
@@ -49,17 +49,22 @@ const TAIL_WORDS = 300;
 export function contentHashes(text: string): number[] {
   if (contentMemo && contentMemo.text === text) return contentMemo.hashes;
   const all = words(focusText(text));
-  const filler = taskNeutralWords(all);
   const hashes: number[] = [];
   let prev = -1;
   const tail = Math.max(HEAD_WORDS, all.length - TAIL_WORDS);
   for (let i = 0; i < all.length; i++) {
-    if (i === HEAD_WORDS && tail > HEAD_WORDS) {
+    if (i >= HEAD_WORDS && i < tail) {
       i = tail;
       prev = -1;
     }
+    // Filler is skipped like a function word: the pair around it is the pair without it.
+    const fillerEnd = taskNeutralEnd(all, i);
+    if (fillerEnd > i) {
+      i = fillerEnd - 1;
+      continue;
+    }
     const w = all[i] as string;
-    if (filler[i] === 1 || STOP_WORDS.has(w) || !isContent(w)) continue;
+    if (STOP_WORDS.has(w) || !isContent(w)) continue;
     const h = fnv1a(w);
     hashes.push(h);
     if (prev >= 0) hashes.push(fnvContinue(fnvContinue(prev, ' '), w));

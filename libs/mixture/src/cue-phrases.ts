@@ -137,6 +137,15 @@ function longestFrom(list: Phrase[] | undefined, words: readonly string[], at: n
   return end;
 }
 
+/** Where the longest phrase starting at word `at` ends (exclusive), or `at` when none starts there. */
+export function longestMatchAt(compiled: CompiledCues, words: readonly string[], at: number): number {
+  const word = words[at];
+  if (word === undefined) return at;
+  const end = longestFrom(compiled.byFirst.get(word), words, at, at);
+  const number = isNumber(word);
+  return number || word.length >= 3 ? longestFrom(compiled.byPrefix.get(number ? NUMBER_KEY : prefixKey(word)), words, at, end) : end;
+}
+
 /**
  * Which words any phrase covers (1 = inside a match), left to right, longest match first: the
  * words of "step by step" in "Prove it, step by step." One pass, as `countCues`.
@@ -145,16 +154,12 @@ export function coveredWords(compiled: CompiledCues, words: readonly string[]): 
   const covered = new Uint8Array(words.length);
   let i = 0;
   while (i < words.length) {
-    const word = words[i] as string;
-    let end = longestFrom(compiled.byFirst.get(word), words, i, i);
-    const number = isNumber(word);
-    if (number || word.length >= 3) end = longestFrom(compiled.byPrefix.get(number ? NUMBER_KEY : prefixKey(word)), words, i, end);
-    if (end === i) {
-      i++;
-      continue;
+    const end = longestMatchAt(compiled, words, i);
+    if (end === i) i++;
+    else {
+      covered.fill(1, i, end);
+      i = end;
     }
-    covered.fill(1, i, end);
-    i = end;
   }
   return covered;
 }

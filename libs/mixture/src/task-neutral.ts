@@ -11,7 +11,7 @@
  * `step - by - step`). What a phrase asks for may still matter elsewhere: the difficulty signal
  * reads "step by step" as a request for a worked answer.
  */
-import { compileCues, coveredWords } from './cue-phrases';
+import { compileCues, longestMatchAt } from './cue-phrases';
 
 export const TASK_NEUTRAL_PHRASES: readonly string[] = [
   // How to answer.
@@ -45,7 +45,7 @@ export const TASK_NEUTRAL_PHRASES: readonly string[] = [
 
 const COMPILED = compileCues([TASK_NEUTRAL_PHRASES]);
 
-/** 1 for each word inside task-neutral filler (words as `text-features`' `words` splits them). */
-export function taskNeutralWords(words: readonly string[]): Uint8Array {
-  return coveredWords(COMPILED, words);
+/** Where task-neutral filler starting at word `at` ends (exclusive; `at` when none starts there). */
+export function taskNeutralEnd(words: readonly string[], at: number): number {
+  return longestMatchAt(COMPILED, words, at);
 }
