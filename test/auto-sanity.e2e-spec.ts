@@ -26,7 +26,7 @@ describe('rosetta/auto on the routing sanity set, in all three dialects', () => 
     await stack?.stop();
   });
 
-  const bodies: Record<string, (p: SanityPrompt) => Record<string, unknown>> = {
+  const bodies: Record<string, (p: Pick<SanityPrompt, 'prompt'>) => Record<string, unknown>> = {
     openai: (p) => ({ model: 'rosetta/auto', messages: [{ role: 'user', content: p.prompt }] }),
     anthropic: (p) => ({ model: 'rosetta/auto', max_tokens: 1024, messages: [{ role: 'user', content: p.prompt }] }),
     gemini: (p) => ({ model: 'rosetta/auto', contents: [{ role: 'user', parts: [{ text: p.prompt }] }] }),
