@@ -9,7 +9,7 @@ describe('the phrasing set: a task reworded routes as the plain prompt', () => {
   const groups = loadPhrasings();
 
   it('holds maths, code, creative writing, roleplay, extraction and summarisation, each worded several ways', () => {
-    expect(groups.map((g) => g.category)).toEqual(['math', 'math', 'coding', 'writing', 'roleplay', 'extraction', 'extraction', 'humanities']);
+    expect(groups.map((g) => g.category)).toEqual(['math', 'math', 'coding', 'writing', 'roleplay', 'extraction', 'extraction', 'humanities', 'math', 'writing', 'coding', 'writing']);
     expect(groups.every((g) => g.variants.length >= 4)).toBe(true);
     const all = groups.flatMap((g) => g.variants).join('\n');
     for (const wording of ['step by step', 'Explain your reasoning', 'Please', 'Can you', 'You are a helpful assistant.', 'Thanks', 'PROVE THAT']) expect(all).toContain(wording);

@@ -1,4 +1,5 @@
 import { estimateDifficulty } from './difficulty';
+import { countPromptTokens } from './tokens';
 
 describe('difficulty cues and the wording of a request', () => {
   // The cues other than length (which grows with any extra word, by 0.9 per tenfold).
@@ -17,5 +18,12 @@ describe('difficulty cues and the wording of a request', () => {
     const fib = ['Write a Python function that returns the nth Fibonacci number.', 'Write a Python function that returns the nth Fibonacci number, step by step.', 'Write a Python function that returns the nth Fibonacci number. Explain your reasoning.'];
     expect(fib.map(cues)).toEqual(fib.map(() => []));
     expect(cues('Who owns the fish? Show the deduction step by step.')).toEqual(['analysis +0.5', 'simple question -1.3']);
+  });
+
+  it('leaves filler out of the length cue: a persona, thanks or "show your work step by step" move the estimate by at most 0.1', () => {
+    const value = (text: string) => estimateDifficulty({ text, tokens: countPromptTokens(text).tokens, code: 0, math: 1 }).value;
+    const plain = value('Solve for x: 3x + 5 = 20.');
+    const reworded = ['You are a helpful AI assistant. Solve for x: 3x + 5 = 20.', 'Could you solve for x: 3x + 5 = 20? Thank you so much!', 'Solve for x: 3x + 5 = 20. Show your work step by step.'];
+    expect(reworded.map((t) => ({ t, near: Math.abs(value(t) - plain) <= 0.1 }))).toEqual(reworded.map((t) => ({ t, near: true })));
   });
 });

@@ -14,6 +14,7 @@
  */
 import { compileCues, countCuesHeadTail } from './cue-phrases';
 import { detectorWindow } from './detectors';
+import { taskNeutralEnd } from './task-neutral';
 import { focusText, words } from './text-features';
 
 export interface DifficultyInput {
@@ -168,6 +169,26 @@ function countWords(text: string, max: number): number {
   return n;
 }
 
+/**
+ * How many of the words read for cues (the first `head` and last `tail`) are task-neutral filler
+ * ("step by step", "You are a helpful assistant.", "please", thanks): they lengthen a prompt
+ * without lengthening its task, so the length cue leaves them out (about a token a word).
+ */
+function fillerWords(tokens: readonly string[], head: number, tail: number): number {
+  let n = 0;
+  const skipFrom = Math.min(head, tokens.length);
+  const skipTo = Math.max(skipFrom, tokens.length - tail);
+  for (let i = 0; i < tokens.length; i++) {
+    if (i >= skipFrom && i < skipTo) i = skipTo;
+    const end = taskNeutralEnd(tokens, i);
+    if (end > i) {
+      n += end - i;
+      i = end - 1;
+    }
+  }
+  return n;
+}
+
 /** The prompt's difficulty and the cues behind it. */
 export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   const text = detectorWindow(input.text);
@@ -184,7 +205,8 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   const request = input.text.replace(LEAD_IN, '');
   const wordCount = countWords(request, 41);
   // Longer prompts carry more to get right: +0.9 per tenfold beyond 40 tokens, from −0.9 to +1.8.
-  add('length', round2(Math.max(-0.9, Math.min(1.8, 0.9 * Math.log10(Math.max(1, input.tokens) / 40)))));
+  const taskTokens = Math.max(1, input.tokens - fillerWords(tokens, CUE_HEAD_WORDS, CUE_TAIL_WORDS));
+  add('length', round2(Math.max(-0.9, Math.min(1.8, 0.9 * Math.log10(taskTokens / 40)))));
   let hard = 0;
   const hardCues: Array<[string, number]> = [];
   HARD_CUES.forEach((cue, i) => {

@@ -30,9 +30,10 @@ export const TASK_NEUTRAL_PHRASES: readonly string[] = [
   'you are a|an helpful|friendly|honest|harmless|useful|smart|knowledgeable|capable? and? helpful|harmless|honest? ai? assistant|chatbot|bot',
   "you ' re a|an helpful|friendly|honest|harmless|useful|smart|knowledgeable|capable? and? helpful|harmless|honest? ai? assistant|chatbot|bot",
   'as an ai language? model|assistant',
-  // How politely.
-  'kindly',
-  'thanks|thank|thx',
+  // How politely (function words to the classifier already; the length cue leaves them out too).
+  'please|kindly',
+  'can|could|would|will you please?',
+  'thanks|thank|thx you? so|very? much?',
   'in advance',
   'much appreciated',
   "i would|' d? appreciate|like|love it? if? you? to?",
