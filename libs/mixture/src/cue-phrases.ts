@@ -133,7 +133,8 @@ export function countCuesHeadTail(compiled: CompiledCues, words: readonly string
 
 /** The end of the longest phrase of `list` matching at `at` (`at` itself when none does). */
 function longestFrom(list: Phrase[] | undefined, words: readonly string[], at: number, end: number): number {
-  for (const phrase of list ?? []) end = Math.max(end, matchEnd(phrase, words, at));
+  if (!list) return end;
+  for (const phrase of list) end = Math.max(end, matchEnd(phrase, words, at));
   return end;
 }
 

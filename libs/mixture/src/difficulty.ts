@@ -47,7 +47,7 @@ const SIMPLE_TASK =
  * haiku?" is the one-step task "Write a haiku" and not a yes/no question.
  */
 const LEAD_IN =
-  /^\s*((you are|you're) (a|an) ([\w-]+,? ){0,3}(ai )?(assistant|chatbot|bot)\b[.!]?\s*)?((please|kindly),?\s+|(can|could|would|will) you,?( please| kindly)?,?\s+(?=(write|prove|explain|tell|give|help|show|solve|calculate|compute|translate|convert|summari[sz]e|extract|list|name|create|generate|make|draft|compose|implement|fix|find|describe|pretend|act|rewrite|rephrase|reword|define|spell|sort|count|classify|recommend|suggest|say|greet|proofread|format|check|review)\b))?/i;
+  /^\s*(?:(?:you are|you're) (?:a|an) (?:[\w-]+,? ){0,3}(?:ai )?(?:assistant|chatbot|bot)\b[.!]?\s*)?(?:(?:please|kindly),?\s+|(?:can|could|would|will) you,?(?: please| kindly)?,?\s+(?=(?:write|prove|explain|tell|give|help|show|solve|calculate|compute|translate|convert|summari[sz]e|extract|list|name|create|generate|make|draft|compose|implement|fix|find|describe|pretend|act|rewrite|rephrase|reword|define|spell|sort|count|classify|recommend|suggest|say|greet|proofread|format|check|review)\b))?/i;
 
 interface Cue {
   name: string;
@@ -202,7 +202,9 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
     d += w;
     cues.push(`${name} ${w > 0 ? '+' : ''}${round2(w)}`);
   };
-  const request = input.text.replace(LEAD_IN, '');
+  // The lead-in is short: match it on the opening characters, and slice (no copy of a long prompt).
+  const leadIn = LEAD_IN.exec(input.text.slice(0, 200))?.[0].length ?? 0;
+  const request = leadIn > 0 ? input.text.slice(leadIn) : input.text;
   const wordCount = countWords(request, 41);
   // Longer prompts carry more to get right: +0.9 per tenfold beyond 40 tokens, from −0.9 to +1.8.
   const taskTokens = Math.max(1, input.tokens - fillerWords(tokens, CUE_HEAD_WORDS, CUE_TAIL_WORDS));

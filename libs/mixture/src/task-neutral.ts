@@ -46,7 +46,25 @@ export const TASK_NEUTRAL_PHRASES: readonly string[] = [
 
 const COMPILED = compileCues([TASK_NEUTRAL_PHRASES]);
 
-/** Where task-neutral filler starting at word `at` ends (exclusive; `at` when none starts there). */
+/** The word list whose matches `ends` holds (−1: not matched yet); one buffer, reused, so nothing is allocated per prompt. */
+let memoWords: readonly string[] | undefined;
+let ends = new Int32Array(0);
+
+/**
+ * Where task-neutral filler starting at word `at` ends (exclusive; `at` when none starts there).
+ * The classifier and the difficulty signal read the same (memoised) word list of a prompt, so the
+ * matches are kept for the last list: each position is matched once per decision.
+ */
 export function taskNeutralEnd(words: readonly string[], at: number): number {
-  return longestMatchAt(COMPILED, words, at);
+  if (at >= words.length) return at;
+  if (memoWords !== words) {
+    memoWords = words;
+    if (ends.length < words.length) ends = new Int32Array(Math.max(words.length, 2 * ends.length));
+    ends.fill(-1, 0, words.length);
+  }
+  const known = ends[at] as number;
+  if (known >= 0) return known;
+  const end = longestMatchAt(COMPILED, words, at);
+  ends[at] = end;
+  return end;
 }
