@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { loadPhrasings } from '../libs/mixture-lab/src/phrasings';
 import { catalogCandidates, loadSanitySet, tierOf, type SanityPrompt, type Tier } from '../libs/mixture-lab/src/sanity';
 import { startStack, type Stack } from './support/stack';
 
@@ -25,20 +26,20 @@ describe('rosetta/auto on the routing sanity set, in all three dialects', () => 
     await stack?.stop();
   });
 
-  const bodies: Record<string, (p: SanityPrompt) => Record<string, unknown>> = {
+  const bodies: Record<string, (p: Pick<SanityPrompt, 'prompt'>) => Record<string, unknown>> = {
     openai: (p) => ({ model: 'rosetta/auto', messages: [{ role: 'user', content: p.prompt }] }),
     anthropic: (p) => ({ model: 'rosetta/auto', max_tokens: 1024, messages: [{ role: 'user', content: p.prompt }] }),
     gemini: (p) => ({ model: 'rosetta/auto', contents: [{ role: 'user', parts: [{ text: p.prompt }] }] }),
   };
 
-  const explain = async (dialect: string, p: SanityPrompt): Promise<{ chosen: string; dialect: string }> => {
+  const explain = async (dialect: string, p: Pick<SanityPrompt, 'prompt'>): Promise<{ chosen: string; dialect: string; decision: { signals: Array<{ name: string; value: unknown }> } }> => {
     const res = await fetch(`${stack.gateway.url}/v1/route?dialect=${dialect}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
       body: JSON.stringify(bodies[dialect]!(p)),
     });
     expect(res.status).toBe(200);
-    return (await res.json()) as { chosen: string; dialect: string };
+    return (await res.json()) as { chosen: string; dialect: string; decision: { signals: Array<{ name: string; value: unknown }> } };
   };
 
   const agreement = (pairs: Array<[SanityPrompt, string]>): number => pairs.filter(([p, model]) => tier(model) === p.label).length / pairs.length;
@@ -73,5 +74,23 @@ describe('rosetta/auto on the routing sanity set, in all three dialects', () => 
       for (const [p, model] of pairs) expect([p.id, model]).toEqual([p.id, (await explain(dialect, p)).chosen]);
       expect(agreement(pairs)).toBeGreaterThanOrEqual(0.9);
     }
+  });
+
+  // libs/mixture-lab/sanity/routing-phrasings.jsonl: "…, step by step", "Explain your reasoning", "Please",
+  // "Can you …", "You are a helpful assistant.", thanks, other casing and punctuation.
+  it.each(Object.keys(bodies))('routes every rewording of a task as its plain prompt (category and model) in the %s dialect', async (dialect) => {
+    const routeOf = async (prompt: string) => {
+      const body = await explain(dialect, { prompt });
+      return { category: body.decision.signals.find((s) => s.name === 'category')?.value, chosen: body.chosen };
+    };
+    for (const group of loadPhrasings()) {
+      const plain = await routeOf(group.prompt);
+      expect({ id: group.id, category: plain.category }).toEqual({ id: group.id, category: group.category });
+      const variants: Array<{ prompt: string; route: unknown }> = [];
+      for (const prompt of group.variants) variants.push({ prompt, route: await routeOf(prompt) });
+      expect(variants).toEqual(group.variants.map((prompt) => ({ prompt, route: plain })));
+    }
+    // The issue's example, live: the proof goes to o4-mini as maths, with or without "step by step".
+    expect(await routeOf('Prove that the square root of 2 is irrational, step by step.')).toEqual({ category: 'math', chosen: 'rosetta/o4-mini' });
   });
 });

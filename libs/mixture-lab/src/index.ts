@@ -17,3 +17,4 @@ export { evaluate, routeRow, summarise, type EvalReport } from './evaluate';
 export { routingCeiling, type CeilingOptions, type CeilingPoint, type CeilingReport } from './ceiling';
 export { DEFAULT_CV_SEED, crossValidate, type CrossValidationOptions } from './cross-validation';
 export { mulberry32, stratifiedFolds } from './rng';
+export { defaultPhrasingsPath, evaluatePhrasings, loadPhrasings, type PhrasingGroup, type PhrasingReport } from './phrasings';

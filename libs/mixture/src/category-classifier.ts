@@ -11,6 +11,7 @@
  * without an artefact classify with a classifier fitted on the keyword priors alone. Reading
  * MT-Bench and measuring accuracy are offline work, in @rosetta/mixture-lab (classifier-fit.ts).
  */
+import { taskNeutralEnd } from './task-neutral';
 import { fnv1a, fnvContinue, focusText, words } from './text-features';
 
 /**
@@ -40,7 +41,11 @@ function isContent(w: string): boolean {
 const HEAD_WORDS = 100;
 const TAIL_WORDS = 300;
 
-/** Hashes of the content words of a text's focus and of their adjacent pairs (pair = hash of "w1 w2"). */
+/**
+ * Hashes of the content words of a text's focus and of their adjacent pairs (pair = hash of
+ * "w1 w2"). Function words and task-neutral filler (task-neutral.ts) are read past, so "Prove it,
+ * step by step." has the features of "Prove it."
+ */
 export function contentHashes(text: string): number[] {
   if (contentMemo && contentMemo.text === text) return contentMemo.hashes;
   const all = words(focusText(text));
@@ -48,9 +53,15 @@ export function contentHashes(text: string): number[] {
   let prev = -1;
   const tail = Math.max(HEAD_WORDS, all.length - TAIL_WORDS);
   for (let i = 0; i < all.length; i++) {
-    if (i === HEAD_WORDS && tail > HEAD_WORDS) {
+    if (i >= HEAD_WORDS && i < tail) {
       i = tail;
       prev = -1;
+    }
+    // Filler is skipped like a function word: the pair around it is the pair without it.
+    const fillerEnd = taskNeutralEnd(all, i);
+    if (fillerEnd > i) {
+      i = fillerEnd - 1;
+      continue;
     }
     const w = all[i] as string;
     if (STOP_WORDS.has(w) || !isContent(w)) continue;
@@ -80,6 +91,7 @@ export const CATEGORY_KEYWORDS: Record<string, string[]> = {
   reasoning: [
     'puzzle', 'riddle', 'logic', 'deduce', 'deduction', 'true or false', 'therefore', 'infer', 'most likely', 'who owns', 'lives next to', 'constraints', 'paradox',
     'brain teaser', 'if all', 'which of the following must', 'trade-offs', 'decision', 'choose between', 'correctness', 'counterexample', 'impossible', 'protocol',
+    'deterministic', 'impossibility',
   ],
   math: [
     'calculate', 'solve', 'equation', 'integral', 'derivative', 'probability', 'number', 'numbers', 'sum', 'area', 'triangle', 'prime', 'integer', 'integers', 'value',

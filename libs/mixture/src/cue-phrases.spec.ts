@@ -1,4 +1,4 @@
-import { compileCues, countCues } from './cue-phrases';
+import { compileCues, countCues, coveredWords } from './cue-phrases';
 import { words } from './text-features';
 
 describe('cue phrases', () => {
@@ -21,5 +21,16 @@ describe('cue phrases', () => {
   it('refuses a phrase that starts with an optional token, and more cue lists than a bit set holds', () => {
     expect(() => compileCues([['-? step']])).toThrow(/required token/);
     expect(() => compileCues(Array.from({ length: 32 }, () => ['x']))).toThrow(/31/);
+  });
+
+  it('marks the words a phrase covers, longest match first, in one pass', () => {
+    const filler = compileCues([['step -? by -? step', 'think step -? by -? step', 'thank you so|very? much']]);
+    const covered = (text: string) => {
+      const w = words(text);
+      const mask = coveredWords(filler, w);
+      return w.filter((_, i) => mask[i] === 1).join(' ');
+    };
+    expect(covered('Think step-by-step: prove it, step by step. Thank you very much!')).toEqual('think step - by - step step by step thank you very much');
+    expect(covered('One step, then another step.')).toEqual('');
   });
 });

@@ -87,15 +87,17 @@ export function compileCues(lists: readonly (readonly string[])[]): CompiledCues
   return { byFirst, byPrefix, cues: lists.length };
 }
 
-/** Whether `phrase` matches the words from position `at` (optional tokens may be skipped). */
-function matchAt(phrase: Phrase, words: readonly string[], at: number): boolean {
+/** Where `phrase`, matched from position `at`, ends (exclusive; optional tokens may be skipped), or −1. */
+function matchEnd(phrase: Phrase, words: readonly string[], at: number): number {
   let i = at;
   for (const token of phrase.tokens) {
     if (matches(token, words[i])) i++;
-    else if (!token.optional) return false;
+    else if (!token.optional) return -1;
   }
-  return true;
+  return i;
 }
+
+const matchAt = (phrase: Phrase, words: readonly string[], at: number): boolean => matchEnd(phrase, words, at) >= 0;
 
 /** Counts the phrases of `list` that match at `at`, skipping cues already counted there (`seen`, a bit set). */
 function countFrom(list: Phrase[] | undefined, words: readonly string[], at: number, counts: number[], seen: number): number {
@@ -127,4 +129,38 @@ export function countCues(compiled: CompiledCues, words: readonly string[], from
 export function countCuesHeadTail(compiled: CompiledCues, words: readonly string[], head: number, tail: number): number[] {
   if (words.length <= head + tail) return countCues(compiled, words);
   return countCues(compiled, words, words.length - tail, words.length, countCues(compiled, words, 0, head));
+}
+
+/** The end of the longest phrase of `list` matching at `at` (`at` itself when none does). */
+function longestFrom(list: Phrase[] | undefined, words: readonly string[], at: number, end: number): number {
+  if (!list) return end;
+  for (const phrase of list) end = Math.max(end, matchEnd(phrase, words, at));
+  return end;
+}
+
+/** Where the longest phrase starting at word `at` ends (exclusive), or `at` when none starts there. */
+export function longestMatchAt(compiled: CompiledCues, words: readonly string[], at: number): number {
+  const word = words[at];
+  if (word === undefined) return at;
+  const end = longestFrom(compiled.byFirst.get(word), words, at, at);
+  const number = isNumber(word);
+  return number || word.length >= 3 ? longestFrom(compiled.byPrefix.get(number ? NUMBER_KEY : prefixKey(word)), words, at, end) : end;
+}
+
+/**
+ * Which words any phrase covers (1 = inside a match), left to right, longest match first: the
+ * words of "step by step" in "Prove it, step by step." One pass, as `countCues`.
+ */
+export function coveredWords(compiled: CompiledCues, words: readonly string[]): Uint8Array {
+  const covered = new Uint8Array(words.length);
+  let i = 0;
+  while (i < words.length) {
+    const end = longestMatchAt(compiled, words, i);
+    if (end === i) i++;
+    else {
+      covered.fill(1, i, end);
+      i = end;
+    }
+  }
+  return covered;
 }

@@ -14,6 +14,7 @@
  */
 import { compileCues, countCuesHeadTail } from './cue-phrases';
 import { detectorWindow } from './detectors';
+import { taskNeutralEnd } from './task-neutral';
 import { focusText, words } from './text-features';
 
 export interface DifficultyInput {
@@ -36,9 +37,17 @@ export interface DifficultyEstimate {
 const BASE = -1;
 
 const SMALL_TALK = /^\s*(h(i|ello|ey|owdy)|yo|greetings|good (morning|afternoon|evening|night)|thanks?( you)?|thank you( so much| very much)?|thx|ty|cheers|ok(ay)?|cool|great|nice|awesome|perfect|got it|bye|goodbye|see you|how are you( doing)?( today)?|what'?s up|who are you|lol|sure|yes|no)\b[\s\p{P}\p{Emoji_Presentation}]*([\p{L}' ,!.?-]{0,60})$/iu;
-const SIMPLE_QUESTION = /^\s*(what|who|whom|when|where|which|whose|how (many|much|old|far|long|tall|big|do i|can i|to)|is|are|was|were|does|do|did|can|could|should|will|name|list)\b/i;
+const SIMPLE_QUESTION = /^\s*(what|who|whom|when|where|which|whose|how (many|much|old|far|long|tall|big|do i|can i|to)|is|are|was|were|does|do|did|can|could|should|will|name|list|tell me)\b/i;
 const SIMPLE_TASK =
   /^\s*(please\s+)?(translate|convert|define|spell|rephrase|paraphrase|reword|rewrite|fix (the |my )?(grammar|spelling|typos?)|proofread|capitali[sz]e|lowercase|uppercase|sort|alphabeti[sz]e|count|summari[sz]e|tl;?dr|classify|categori[sz]e|label|extract|pull out|turn (this|it|these)|format|recommend|suggest|give me (a|an|one|two|three|\d+)|tell me (a|an)|name (a|an|one|two|three|\d+)|pretend|act as|say|greet|write (me )?(a |an )?(haiku|limerick|tweet|slogan|tagline|caption|title|headline|short|quick|one[- ]line|two[- ]line|brief|friendly|polite|thank[- ]you|birthday)|(write|give me) (a |an )?(python |javascript |bash |sql |shell )?(one[- ]liner|regex|regular expression|command))\b/i;
+
+/**
+ * How a request may open without changing the task: a generic assistant persona, "please", "can
+ * you …" before a request verb. The easy shapes above are read after it, so "Can you write a
+ * haiku?" is the one-step task "Write a haiku" and not a yes/no question.
+ */
+const LEAD_IN =
+  /^\s*(?:(?:you are|you're) (?:a|an) (?:[\w-]+,? ){0,3}(?:ai )?(?:assistant|chatbot|bot)\b[.!]?\s*)?(?:(?:please|kindly),?\s+|(?:can|could|would|will) you,?(?: please| kindly)?,?\s+(?=(?:write|prove|explain|tell|give|help|show|solve|calculate|compute|translate|convert|summari[sz]e|extract|list|name|create|generate|make|draft|compose|implement|fix|find|describe|pretend|act|rewrite|rephrase|reword|define|spell|sort|count|classify|recommend|suggest|say|greet|proofread|format|check|review)\b))?/i;
 
 interface Cue {
   name: string;
@@ -74,9 +83,9 @@ const HARD_CUES: Cue[] = [
     name: 'analysis',
     hard: true,
     phrases: [
-      'step -? by -? step', 'trade -? off|offs', 'tradeoff|tradeoffs|analyze|analyse|analysis|assess|justify|critique|critically|compare|contrast|criticism|criticisms|objection|objections',
-      'argument|arguments for|against', 'strongest argument|arguments', 'explain the|your reasoning', 'show your|the work|reasoning', 'evaluate the', 'pros and cons', 'root cause',
-      'diagnose|diagnosis|systematic|systematically', 'in -? depth', 'walk me? through',
+      'trade -? off|offs', 'tradeoff|tradeoffs|analyze|analyse|analysis|assess|justify|critique|critically|compare|contrast|criticism|criticisms|objection|objections',
+      'argument|arguments for|against', 'strongest argument|arguments', 'evaluate the', 'pros and cons', 'root cause',
+      'diagnose|diagnosis|systematic|systematically', 'in -? depth', 'deduce|deduction|deductions|puzzle|puzzles', 'walk me? through',
     ],
     weight: 0.5,
     cap: 1.5,
@@ -160,6 +169,26 @@ function countWords(text: string, max: number): number {
   return n;
 }
 
+/**
+ * How many of the words read for cues (the first `head` and last `tail`) are task-neutral filler
+ * ("step by step", "You are a helpful assistant.", "please", thanks): they lengthen a prompt
+ * without lengthening its task, so the length cue leaves them out (about a token a word).
+ */
+function fillerWords(tokens: readonly string[], head: number, tail: number): number {
+  let n = 0;
+  const skipFrom = Math.min(head, tokens.length);
+  const skipTo = Math.max(skipFrom, tokens.length - tail);
+  for (let i = 0; i < tokens.length; i++) {
+    if (i >= skipFrom && i < skipTo) i = skipTo;
+    const end = taskNeutralEnd(tokens, i);
+    if (end > i) {
+      n += end - i;
+      i = end - 1;
+    }
+  }
+  return n;
+}
+
 /** The prompt's difficulty and the cues behind it. */
 export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   const text = detectorWindow(input.text);
@@ -173,9 +202,13 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
     d += w;
     cues.push(`${name} ${w > 0 ? '+' : ''}${round2(w)}`);
   };
-  const wordCount = countWords(input.text, 41);
+  // The lead-in is short: match it on the opening characters, and slice (no copy of a long prompt).
+  const leadIn = LEAD_IN.exec(input.text.slice(0, 200))?.[0].length ?? 0;
+  const request = leadIn > 0 ? input.text.slice(leadIn) : input.text;
+  const wordCount = countWords(request, 41);
   // Longer prompts carry more to get right: +0.9 per tenfold beyond 40 tokens, from −0.9 to +1.8.
-  add('length', round2(Math.max(-0.9, Math.min(1.8, 0.9 * Math.log10(Math.max(1, input.tokens) / 40)))));
+  const taskTokens = Math.max(1, input.tokens - fillerWords(tokens, CUE_HEAD_WORDS, CUE_TAIL_WORDS));
+  add('length', round2(Math.max(-0.9, Math.min(1.8, 0.9 * Math.log10(taskTokens / 40)))));
   let hard = 0;
   const hardCues: Array<[string, number]> = [];
   HARD_CUES.forEach((cue, i) => {
@@ -185,7 +218,7 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
       if (cue.hard) hard += w;
     }
   });
-  if (hard === 0 && wordCount <= 12 && SMALL_TALK.test(input.text)) {
+  if (hard === 0 && wordCount <= 12 && SMALL_TALK.test(request)) {
     add('small talk', -3.5);
     return { value: round2(d), cues };
   }
@@ -196,8 +229,8 @@ export function estimateDifficulty(input: DifficultyInput): DifficultyEstimate {
   if (input.tools) add('agentic (tools offered)', 1);
   // The easy shapes only count when nothing marks the prompt as hard.
   if (hard < 0.6 && codeLines < 6) {
-    if (wordCount <= 40 && SIMPLE_TASK.test(input.text)) add('one-step task', -1.3);
-    else if (wordCount <= 25 && SIMPLE_QUESTION.test(input.text)) add('simple question', -1.3);
+    if (wordCount <= 40 && SIMPLE_TASK.test(request)) add('one-step task', -1.3);
+    else if (wordCount <= 25 && SIMPLE_QUESTION.test(request)) add('simple question', -1.3);
     if ((found[BRIEF_INDEX] as number) > 0) add('brief answer', -0.5);
   }
   return { value: round2(d), cues };

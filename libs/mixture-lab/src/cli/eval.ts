@@ -14,6 +14,7 @@ import { DEFAULT_CV_SEED, crossValidate } from '../cross-validation';
 import { BAR_ACCURACY_SHARE, BAR_COST_SHARE, type EvalReport, evaluate } from '../evaluate';
 import { fitRouter } from '../fit-router';
 import { loadRouterBench } from '../load-routerbench';
+import { type PhrasingReport, evaluatePhrasings, loadPhrasings } from '../phrasings';
 import { type SanityReport, catalogCandidates, evaluateSanity, loadSanitySet } from '../sanity';
 import { type OptionSpec, type ParsedArgs, flag, flagList, has, out, parseArgs, parseKnobs, run } from './args';
 
@@ -23,6 +24,7 @@ const USAGE = [
   '       router:eval -- --artefact <path> --test <csv...> [--json] [--knobs ...] [--mode ...]',
   '       router:eval -- --ceiling <csv...> [--depth n] [--json]',
   '       router:eval -- --sanity [--artefact path] [--sanity-file set.jsonl] [--pool builtin|catalog] [--knob k] [--json]',
+  '--sanity also routes the phrasing set (sanity/routing-phrasings.jsonl): each task reworded must route as the plain prompt.',
   'Every evaluation also routes the sanity set (the shipped one unless --sanity-file) with the artefact it evaluates',
   '(under --cv, the one fitted on all the rows) and reports the agreement.',
 ].join('\n');
@@ -69,9 +71,27 @@ function printSanity(r: SanityReport, full: boolean): void {
   }
 }
 
-function sanityOf(args: ParsedArgs, artefact: RouterArtefact): SanityReport {
+function printPhrasings(r: PhrasingReport): void {
+  out(`phrasing set: ${pct(r.consistency)} of ${r.variants} rewordings of ${r.groups} tasks routed as the plain prompt (category and model)`);
+  for (const o of r.outcomes) {
+    out(`  ${o.differing.length === 0 ? 'ok ' : 'NO '} ${o.id} ${pad(o.labelled, 11)}→ ${pad(o.plain.chosen, 30)}category ${o.plain.category}`);
+    for (const d of o.differing) out(`       "${d.prompt}" → ${d.chosen}, category ${d.category}`);
+  }
+}
+
+function phrasingsOf(args: ParsedArgs, artefact: RouterArtefact): PhrasingReport {
+  const knobText = flag(args, 'knob');
+  return evaluatePhrasings(artefact, loadPhrasings(), catalogCandidates(undefined, poolOf(args)), knobText === undefined ? undefined : Number(knobText));
+}
+
+function poolOf(args: ParsedArgs): 'builtin' | 'catalog' {
   const pool = flag(args, 'pool') ?? 'builtin';
   if (pool !== 'builtin' && pool !== 'catalog') throw new Error('--pool: builtin or catalog');
+  return pool;
+}
+
+function sanityOf(args: ParsedArgs, artefact: RouterArtefact): SanityReport {
+  const pool = poolOf(args);
   const knobText = flag(args, 'knob');
   const knob = knobText === undefined ? undefined : Number(knobText);
   if (knob !== undefined && !(knob >= 0 && knob <= 1)) throw new Error(`--knob: expected a number in [0, 1], got ${knobText}`);
@@ -125,8 +145,12 @@ function main(): void {
   }
   if (has(args, 'sanity')) {
     const artefactPath = flag(args, 'artefact');
-    const report = sanityOf(args, artefactPath ? loadArtefact(artefactPath) : loadArtefact(defaultArtefactPath()));
-    return has(args, 'json') ? out(JSON.stringify(report)) : printSanity(report, true);
+    const artefact = artefactPath ? loadArtefact(artefactPath) : loadArtefact(defaultArtefactPath());
+    const report = sanityOf(args, artefact);
+    const phrasings = phrasingsOf(args, artefact);
+    if (has(args, 'json')) return out(JSON.stringify({ ...report, phrasings }));
+    printSanity(report, true);
+    return printPhrasings(phrasings);
   }
   const knobs = parseKnobs(flag(args, 'knobs'));
   const mode = flag(args, 'mode');
