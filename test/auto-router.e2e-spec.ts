@@ -124,8 +124,10 @@ describe('rosetta/auto', () => {
       expect(easy.body.decision).toEqual(expect.objectContaining({ mode: 'single', plan: ['rosetta/gemini-2.5-flash-lite'] }));
     });
 
+    // Fixed markers, not timestamps: the marker is part of the routed prompt, and a changing one
+    // sometimes read as another category and lost the cascade.
     it('accepts when the two cheap answers agree: two models activated, both charged', async () => {
-      const m = `agree-${Date.now()}`;
+      const m = 'cascade-marker-agree';
       sim.script({ match: m, reply: { text: 'B' } });
       const res = await send(m);
       const body = (await res.json()) as any;
@@ -137,7 +139,7 @@ describe('rosetta/auto', () => {
     });
 
     it('escalates to the strong model when they disagree, and charges all three', async () => {
-      const m = `disagree-${Date.now()}`;
+      const m = 'cascade-marker-disagree';
       sim.script({ match: m, model: 'gemini-2.5-flash-lite', reply: { text: 'A' } });
       sim.script({ match: m, model: 'gpt-4o-mini', reply: { text: 'C' } });
       sim.script({ match: m, model: 'claude-sonnet-4-5', reply: { text: 'B' } });
@@ -174,7 +176,7 @@ describe('rosetta/auto', () => {
     };
 
     it('streams: agreeing probes, called without streaming, are replayed as the stream and both charged', async () => {
-      const m = `stream-agree-${Date.now()}`;
+      const m = 'cascade-marker-stream-agree';
       sim.script({ match: m, reply: { text: 'B' } });
       const got = await streamAsk(m);
       expect(got).toEqual(expect.objectContaining({ text: 'B', model: 'rosetta/gemini-2.5-flash-lite', activated: 'rosetta/gemini-2.5-flash-lite>rosetta/gpt-4o-mini' }));
@@ -187,7 +189,7 @@ describe('rosetta/auto', () => {
     });
 
     it('streams: when the probes disagree the strong model streams, and the ledger charges all three', async () => {
-      const m = `stream-disagree-${Date.now()}`;
+      const m = 'cascade-marker-stream-disagree';
       sim.script({ match: m, model: 'gemini-2.5-flash-lite', reply: { text: 'A' } });
       sim.script({ match: m, model: 'gpt-4o-mini', reply: { text: 'C' } });
       sim.script({ match: m, model: 'claude-sonnet-4-5', reply: { text: 'B' } });
