@@ -31,7 +31,13 @@ describe('ADMIN_PORT', () => {
     expect((await fetch(`${admin}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(200);
     const hidden = await fetch(`${stack.gateway.url}/admin/keys`, { headers: bearer(TEST_ADMIN_TOKEN) });
     expect(hidden.status).toBe(404);
-    expect(((await hidden.json()) as any).error.message).toContain('the admin surface is served on ADMIN_PORT');
+    const adminPort = Number(new URL(admin).port);
+    expect(((await hidden.json()) as any).error).toEqual({
+      message: `Unknown route: GET /admin/keys; the admin surface is served on ADMIN_PORT (${adminPort}), not on the data-plane port PORT (${stack.gateway.port})`,
+      type: 'not_found_error',
+      code: null,
+      param: null,
+    });
     expect((await fetch(`${stack.gateway.url}/metrics`, { headers: bearer(TEST_ADMIN_TOKEN) })).status).toBe(404);
     // Express matches routes case-insensitively: other spellings must not reach it on this port.
     const page = await fetch(`${admin}/dashboard`);
@@ -86,6 +92,18 @@ describe('ADMIN_PORT', () => {
       body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(chat.status).toBe(404);
+    expect(((await chat.json()) as any).error.message).toBe(
+      `Unknown route: POST /v1/chat/completions; this is the admin port, ADMIN_PORT (${new URL(admin).port}): the data plane is on PORT (${stack.gateway.port})`,
+    );
+    const messages = await fetch(`${admin}/v1/messages`, { method: 'POST', headers: { 'x-api-key': stack.key, 'content-type': 'application/json' }, body: '{}' });
+    expect({ status: messages.status, body: await messages.json() }).toEqual({
+      status: 404,
+      body: {
+        type: 'error',
+        error: { type: 'not_found_error', message: `Unknown route: POST /v1/messages; this is the admin port, ADMIN_PORT (${new URL(admin).port}): the data plane is on PORT (${stack.gateway.port})` },
+        request_id: messages.headers.get('x-request-id'),
+      },
+    });
     for (const base of [admin, stack.gateway.url]) expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 });

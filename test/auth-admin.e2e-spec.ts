@@ -59,28 +59,34 @@ describe('API keys, admin API and revocation across replicas', () => {
   });
 
   describe('every auth failure is a 401 in the caller dialect with a request_id', () => {
+    // A wrong secret reads as an unknown key: the answer never says whether a key id exists.
+    const UNKNOWN = 'Invalid API key: no key of this gateway matches it (mistyped, or issued by another gateway); create one in the dashboard (Keys) or with POST /admin/keys';
     const cases: Array<[string, () => Promise<Record<string, string>>, string]> = [
-      ['missing', async () => ({}), 'Missing API key: send it in the X-API-Key header or as Authorization: Bearer <key>'],
-      ['unknown', async () => ({ authorization: 'Bearer rsk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), 'Invalid API key'],
-      ['garbage', async () => ({ authorization: 'Bearer nonsense' }), 'Invalid API key'],
+      ['missing', async () => ({}), 'Missing API key: send it as Authorization: Bearer rsk_… (this route also takes the x-api-key header)'],
+      ['without Bearer', async () => ({ authorization: (await createKey(a)).key }),
+        'Missing API key: an Authorization header was received without the Bearer scheme (Authorization: rsk_…); expected Authorization: Bearer rsk_…'],
+      ['unknown', async () => ({ authorization: 'Bearer rsk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' }), UNKNOWN],
+      ['garbage', async () => ({ authorization: 'Bearer nonsense' }), 'Invalid API key: not a gateway API key (expected rsk_ followed by 12 and 40 letters or digits); create one in the dashboard (Keys) or with POST /admin/keys'],
+      ['a provider key', async () => ({ authorization: 'Bearer sk-proj-0123456789abcdefghijklmnopqrstuvwxyz' }),
+        "Invalid API key: this is an OpenAI API key (sk-…); the gateway holds the providers' keys itself: call it with a gateway API key (rsk_…), create one in the dashboard (Keys) or with POST /admin/keys"],
       ['an admin token', async () => ({ authorization: 'Bearer rat_0123456789abcdefghijklmnopqrstuv' }),
         'Invalid API key: this is an admin token (rat_…), which signs in to the dashboard and the admin API; call models with an API key (rsk_…) created there'],
       ['wrong secret', async () => {
         const { key } = await createKey(a);
         return { 'x-api-key': `${key.slice(0, -4)}AAAA` };
-      }, 'Invalid API key'],
+      }, UNKNOWN],
       ['revoked', async () => {
         const { id, key } = await createKey(a);
         await adminCall(a, 'DELETE', `/admin/keys/${id}`);
         return { 'x-api-key': key };
-      }, 'API key has been revoked'],
+      }, 'API key has been revoked: ask an admin for a new one'],
       ['expired', async () => {
         // A past expires_at is refused at creation (budgets.e2e-spec), so the key expires in the
         // database before its first use: the replica has not cached it yet and reads the row.
         const { id, key } = await createKey(a, 'pro', { expires_at: new Date(Date.now() + 3_600_000).toISOString() });
         await query(db.url, "UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1", [id]);
         return { 'x-api-key': key };
-      }, 'API key has expired'],
+      }, 'API key has expired: ask an admin to extend it (expires_at) or for a new one'],
     ];
 
     it.each(cases)('%s key, dialect A', async (_name, headers, message) => {
@@ -114,6 +120,74 @@ describe('API keys, admin API and revocation across replicas', () => {
       const malformed = await fetch(`${a.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': sizeKey }, body: '{nope' });
       expect(malformed.status).toBe(400);
       expect(((await malformed.json()) as any).type).toBe('error');
+    });
+
+    it("names, on each dialect's routes, the places that route takes a key, in its envelope", async () => {
+      const { key } = await createKey(a);
+      const post = (path: string, headers: Record<string, string> = {}) => fetch(`${a.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+      const gemini = await post('/v1beta/models/rosetta/gemini-2.5-flash:generateContent');
+      expect({ status: gemini.status, body: await gemini.json() }).toEqual({
+        status: 401,
+        body: {
+          error: {
+            code: 401,
+            message: 'Missing API key: send it in the x-goog-api-key header or as ?key=rsk_… (this route also takes Authorization: Bearer rsk_… and the x-api-key header)',
+            status: 'UNAUTHENTICATED',
+            type: 'authentication_error',
+          },
+          request_id: gemini.headers.get('x-request-id'),
+        },
+      });
+      const anthropic = await post('/v1/messages', { authorization: key });
+      expect({ status: anthropic.status, body: await anthropic.json() }).toEqual({
+        status: 401,
+        body: {
+          type: 'error',
+          error: { type: 'authentication_error', message: 'Missing API key: an Authorization header was received without the Bearer scheme (Authorization: rsk_…); expected Authorization: Bearer rsk_…' },
+          request_id: anthropic.headers.get('x-request-id'),
+        },
+      });
+      const empty = await post('/v1/messages', { 'x-api-key': '' });
+      expect(((await empty.json()) as any).error.message).toBe('Missing API key: the x-api-key header was received empty; send it in the x-api-key header (this route also takes Authorization: Bearer rsk_…)');
+      const responses = await post('/v1/responses');
+      expect(((await responses.json()) as any).error.message).toBe('Missing API key: send it as Authorization: Bearer rsk_… (this route also takes the x-api-key header)');
+      // Each place named is one the route takes.
+      expect((await post('/v1beta/models/rosetta/gemini-2.5-flash:generateContent', { 'x-api-key': key })).status).not.toBe(401);
+      expect((await post('/v1/messages', { authorization: `Bearer ${key}` })).status).not.toBe(401);
+    });
+
+    it('tells a gateway API key sent to the admin API what the admin API takes, still counting and auditing the attempt', async () => {
+      const { key } = await createKey(a);
+      const before = (await adminCall(a, 'GET', '/admin/audit?action=auth.bearer_refused')).body.data.length;
+      const admin = (headers: Record<string, string>) => fetch(`${a.url}/admin/keys`, { headers });
+      const bearer = await admin({ authorization: `Bearer ${key}` });
+      expect({ status: bearer.status, body: await bearer.json() }).toEqual({
+        status: 401,
+        body: {
+          error: {
+            message: 'Invalid admin token: this is a gateway API key (rsk_…), for the data-plane routes; the admin API takes the admin token (ADMIN_TOKEN) as Authorization: Bearer <ADMIN_TOKEN>, or a dashboard session (sign in at /dashboard)',
+            type: 'authentication_error',
+            code: null,
+            param: null,
+          },
+          request_id: bearer.headers.get('x-request-id'),
+        },
+      });
+      expect((await adminCall(a, 'GET', '/admin/audit?action=auth.bearer_refused')).body.data.length).toBe(before + 1);
+      expect(((await (await admin({ 'x-api-key': key })).json()) as any).error.message).toBe(
+        'Missing admin token: an x-api-key header was received, which is where data-plane routes take a gateway API key; the admin API takes the admin token (ADMIN_TOKEN) as Authorization: Bearer <ADMIN_TOKEN>, or a dashboard session (sign in at /dashboard)',
+      );
+      expect(((await (await admin({ authorization: key })).json()) as any).error.message).toBe(
+        'Missing admin token: an Authorization header was received without the Bearer scheme (Authorization: rsk_…); the admin API takes the admin token (ADMIN_TOKEN) as Authorization: Bearer <ADMIN_TOKEN>, or a dashboard session (sign in at /dashboard)',
+      );
+      expect(((await (await admin({ authorization: 'Bearer not-the-token' })).json()) as any).error.message).toBe('Invalid admin token');
+      const signIn = await fetch(`${a.url}/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rosetta-dashboard': '1' }, body: JSON.stringify({ token: key }) });
+      expect({ status: signIn.status, message: ((await signIn.json()) as any).error.message }).toEqual({
+        status: 401,
+        message: 'Invalid admin token: this is a gateway API key (rsk_…), for the data-plane routes; the admin API takes the admin token (ADMIN_TOKEN) as Authorization: Bearer <ADMIN_TOKEN>, or a dashboard session (sign in at /dashboard)',
+      });
+      // A good sign-in clears this address's failures (the throttle is shared through Redis).
+      expect((await fetch(`${a.url}/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-rosetta-dashboard': '1' }, body: JSON.stringify({ token: TEST_ADMIN_TOKEN }) })).status).toBe(200);
     });
 
     it('works with the official SDK error classes', async () => {

@@ -28,13 +28,15 @@ export async function serve(config: RosettaConfig, logger: AppLogger, ready: (ba
   app.use(requestIdMiddleware);
   app.use(accessLogMiddleware(logger));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
-  const handlers = installDataPlane(app.getHttpServer() as Server, app.get(DataPlane), config.adminPort !== undefined);
+  const ports: Ports = {};
+  const handlers = installDataPlane(app.getHttpServer() as Server, app.get(DataPlane), config.adminPort === undefined ? undefined : ports);
   keepAlive(app.getHttpServer() as Server, config);
   await app.listen(config.port, config.host);
-  const adminServer = config.adminPort === undefined ? undefined : await listenAdmin(handlers.express, config, logger);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  ports.data = port;
+  const adminServer = config.adminPort === undefined ? undefined : await listenAdmin(handlers.express, config, logger, ports);
   if (adminServer) keepAlive(adminServer, config);
   installGracefulShutdown(app, app.getHttpServer(), logger, config.shutdownGraceMs, adminServer);
-  const { port } = app.getHttpServer().address() as AddressInfo;
   logger.info({ port, url: `http://127.0.0.1:${port}` }, 'listening');
   const local = (host: string, at: number): string => `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${at}`;
   const admin = adminServer ? local(config.adminHost ?? config.host, (adminServer.address() as AddressInfo).port) : local(config.host, port);
@@ -47,7 +49,21 @@ export async function serve(config: RosettaConfig, logger: AppLogger, ready: (ba
  */
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: boolean): { express: Handler } {
+/**
+ * The ports both listeners actually took (PORT=0 and ADMIN_PORT=0 pick free ones), filled in as
+ * each starts listening: a 404 for a path served on the other port names that port's number.
+ */
+interface Ports {
+  data?: number;
+  admin?: number;
+}
+
+/** `NAME (8080)`, or just the variable's name before that listener has started. */
+function portLabel(name: string, port: number | undefined): string {
+  return port === undefined ? name : `${name} (${port})`;
+}
+
+function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: Ports | undefined): { express: Handler } {
   const nest = server.listeners('request') as Handler[];
   if (nest.length !== 1) throw new Error(`expected one request handler on the HTTP server, found ${nest.length}`);
   const express = nest[0]!;
@@ -56,7 +72,10 @@ function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: 
     const path = originFormPath(req.url ?? '');
     if (path === undefined) return refuseTarget(req, res);
     if (dataPlane.handle(req, res)) return;
-    if (adminElsewhere && isAdminSurface(path)) return notHere(req, res, path, 'the admin surface is served on ADMIN_PORT, not on the data-plane port');
+    if (adminElsewhere && isAdminSurface(path)) {
+      const why = `the admin surface is served on ${portLabel('ADMIN_PORT', adminElsewhere.admin)}, not on the data-plane port ${portLabel('PORT', adminElsewhere.data)}`;
+      return notHere(req, res, path, why);
+    }
     express(req, res);
   });
   return { express };
@@ -67,12 +86,12 @@ function installDataPlane(server: Server, dataPlane: DataPlane, adminElsewhere: 
  * the probes); the data-plane port answers those paths 404, so an ingress forwarding it exposes
  * nothing else.
  */
-async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppLogger): Promise<Server> {
+async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppLogger, ports: Ports): Promise<Server> {
   const server = createServer((req, res) => {
     const path = originFormPath(req.url ?? '');
     if (path === undefined) refuseTarget(req, res);
     else if (isAdminSurface(path) || isProbe(path)) express(req, res);
-    else notHere(req, res, path, 'this is the admin port: the data plane is on PORT');
+    else notHere(req, res, path, `this is the admin port, ${portLabel('ADMIN_PORT', ports.admin)}: the data plane is on ${portLabel('PORT', ports.data)}`);
   });
   const host = config.adminHost ?? config.host;
   await new Promise<void>((resolve, reject) => {
@@ -80,6 +99,7 @@ async function listenAdmin(express: Handler, config: RosettaConfig, logger: AppL
     server.listen(config.adminPort, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  ports.admin = port;
   logger.info({ port, host }, 'admin surface listening');
   return server;
 }

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AdminSessionService } from '@rosetta/auth';
+import { AdminSessionService, preview, secretKind } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { AdminTokenService } from './admin-token.service';
 import { requestHeader, TOKEN_ACTOR, type AdminActor, type AdminRequest } from './session/admin-actor';
@@ -49,18 +49,22 @@ export class AdminGuard implements CanActivate {
     const authorization = requestHeader(request, 'authorization');
     if (authorization !== undefined) {
       const match = /^Bearer\s+(.+)$/i.exec(authorization);
-      if (!match) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>');
+      if (!match) throw new GatewayError('authentication_error', adminMissingMessage(`an Authorization header was received without the Bearer scheme (Authorization: ${preview(authorization.trim())})`));
+      const token = match[1]!.trim();
       // Guessing the token is throttled and audited like guessing it at sign-in, across replicas.
       const address = await this.throttle.check(request, 'admin token attempts');
-      if (!this.tokens.verify(match[1]!.trim())) {
+      if (!this.tokens.verify(token)) {
         await this.throttle.failed(address);
         await this.audit.record(request, { name: 'unknown', method: 'bearer' }, 'auth.bearer_refused', undefined, { reason: 'invalid admin token' });
-        throw new GatewayError('authentication_error', 'Invalid admin token');
+        throw new GatewayError('authentication_error', invalidAdminTokenMessage(token));
       }
       return { name: TOKEN_ACTOR, role: 'admin', method: 'bearer' };
     }
     const id = readSessionCookie(request);
-    if (id === undefined) throw new GatewayError('authentication_error', 'Missing admin token: send Authorization: Bearer <ADMIN_TOKEN>, or sign in at /dashboard');
+    if (id === undefined) {
+      const apiKeyHeader = requestHeader(request, 'x-api-key') !== undefined;
+      throw new GatewayError('authentication_error', adminMissingMessage(apiKeyHeader ? 'an x-api-key header was received, which is where data-plane routes take a gateway API key' : undefined));
+    }
     const session = await this.sessions.find(id, this.tokens.fingerprint());
     if (!session) throw new GatewayError('authentication_error', 'Your dashboard session has ended (signed out or expired): sign in again');
     return { name: session.actor, role: session.role, method: session.method };
@@ -83,4 +87,20 @@ export function checkSameOrigin(request: AdminRequest): void {
   if (host.toLowerCase() !== (requestHeader(request, 'host') ?? '').toLowerCase()) {
     throw new GatewayError('permission_error', `Refused: the request comes from another site (${origin.slice(0, 100)})`);
   }
+}
+
+const ADMIN_CREDENTIALS = 'the admin API takes the admin token (ADMIN_TOKEN) as Authorization: Bearer <ADMIN_TOKEN>, or a dashboard session (sign in at /dashboard)';
+
+/** No admin credential: what came instead, if anything, and what the admin API takes. */
+function adminMissingMessage(received: string | undefined): string {
+  return received ? `Missing admin token: ${received}; ${ADMIN_CREDENTIALS}` : `Missing admin token: ${ADMIN_CREDENTIALS}`;
+}
+
+/**
+ * A refused token (checked in constant time before this, and counted by the throttle): a gateway
+ * API key is named as one, from its public prefix; anything else is only "invalid".
+ */
+export function invalidAdminTokenMessage(token: string): string {
+  if (secretKind(token)?.kind !== 'api-key') return 'Invalid admin token';
+  return `Invalid admin token: this is a gateway API key (rsk_…), for the data-plane routes; ${ADMIN_CREDENTIALS}`;
 }

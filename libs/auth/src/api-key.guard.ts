@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { GatewayError } from '@rosetta/canonical';
 import type { ApiKeyRecord } from './api-key.record';
 import type { CredentialSources } from '@rosetta/protocols/common';
+import { missingKeyMessage, refusedKeyMessage } from './describe-credential';
 import { extractCredential, type CredentialSource } from './extract-credential';
 import { IS_PUBLIC } from './public.decorator';
 import { KeyCacheService } from './key-cache.service';
@@ -10,14 +11,6 @@ import { KeyCacheService } from './key-cache.service';
 export interface AuthenticatedRequest extends CredentialSource {
   apiKey?: ApiKeyRecord;
 }
-
-const MESSAGES = {
-  missing: 'Missing API key: send it in the X-API-Key header or as Authorization: Bearer <key>',
-  invalid: 'Invalid API key',
-  revoked: 'API key has been revoked',
-  expired: 'API key has expired',
-  adminToken: 'Invalid API key: this is an admin token (rat_…), which signs in to the dashboard and the admin API; call models with an API key (rsk_…) created there',
-} as const;
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -35,14 +28,14 @@ export class ApiKeyGuard implements CanActivate {
   }
 }
 
-/** The key a request presents (also in `extra`, where its dialect's clients send it), checked; the 401 `authentication_error` otherwise. */
+/**
+ * The key a request presents (also in `extra`, where its dialect's clients send it), checked; the
+ * 401 `authentication_error` otherwise, saying what was received and where this route takes the key.
+ */
 export async function authenticate(keys: KeyCacheService, source: CredentialSource, extra?: CredentialSources): Promise<ApiKeyRecord> {
   const credential = extractCredential(source, extra);
-  if (!credential) throw new GatewayError('authentication_error', MESSAGES.missing);
+  if (!credential) throw new GatewayError('authentication_error', missingKeyMessage(source, extra));
   const result = await keys.check(credential);
-  if (!result.ok) {
-    const reason = result.reason === 'invalid' && credential.startsWith('rat_') ? 'adminToken' : result.reason;
-    throw new GatewayError('authentication_error', MESSAGES[reason]);
-  }
+  if (!result.ok) throw new GatewayError('authentication_error', refusedKeyMessage(credential, result.reason));
   return result.key;
 }

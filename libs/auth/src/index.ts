@@ -10,6 +10,7 @@ export * from './api-key.guard';
 export * from './key-cache.service';
 export * from './key-secret';
 export * from './extract-credential';
+export * from './describe-credential';
 export * from './public.decorator';
 export * from './admin-session.record';
 export * from './admin-session.repository';

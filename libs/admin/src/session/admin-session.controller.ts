@@ -5,7 +5,7 @@ import { AdminSessionService, Public, type AdminRole } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { ROSETTA_CONFIG, type RosettaConfig } from '@rosetta/platform';
 import { AdminTokenService } from '../admin-token.service';
-import { checkSameOrigin } from '../admin.guard';
+import { checkSameOrigin, invalidAdminTokenMessage } from '../admin.guard';
 import { AuditService } from '../audit/audit.service';
 import { requestHeader, TOKEN_ACTOR, userAgent, type AdminRequest } from './admin-actor';
 import { dataPlaneView, type DataPlaneView } from './data-plane-address';
@@ -76,7 +76,7 @@ export class AdminSessionController {
     if (!this.tokens.verify(token.trim())) {
       await this.throttle.failed(address);
       await this.audit.record(req, { name: 'unknown', method: 'token' }, 'session.sign_in_refused', undefined, { reason: 'invalid admin token' });
-      throw new GatewayError('authentication_error', 'Invalid admin token', { param: 'token' });
+      throw new GatewayError('authentication_error', invalidAdminTokenMessage(token.trim()), { param: 'token' });
     }
     await this.throttle.succeeded(address);
     return this.open(req, res, 'admin', TOKEN_ACTOR, 'token');

@@ -22,7 +22,8 @@ export const anthropicMessagesDialect: ClientDialect = {
     { method: 'POST', pattern: '/v1/messages/count_tokens', operation: 'count_tokens' },
   ],
   ownsPath: (path) => path.startsWith('/v1/messages') || /\/v1\/messages(?:\/count_tokens)?$/.test(path),
-  credential: {},
+  // The SDK's header (accepted on every route): named first in this dialect's 401s.
+  credential: { headers: ['x-api-key'] },
   renderError: renderAnthropicMessagesError,
   decodeChat(input) {
     const { value: request, warnings } = convertAnthropicMessagesRequest({ body: withDefaultModel(input.body, input.defaultModel) });

@@ -1,6 +1,9 @@
 import type { CanonicalRequest, CanonicalResponse, DialectId, EmbeddingRequest, EmbeddingResponse, GatewayError, StreamEvent, TranslationWarning } from '@rosetta/canonical';
 
-/** Where a dialect's clients send their API key, besides `x-api-key` and `Authorization: Bearer`. */
+/**
+ * Where a dialect's own clients send their API key; `x-api-key` and `Authorization: Bearer` are
+ * accepted on every route besides. A 401 names these places first.
+ */
 export interface CredentialSources {
   headers?: readonly string[];
   query?: readonly string[];
