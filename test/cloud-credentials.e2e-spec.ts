@@ -10,7 +10,6 @@ import { AzureAdToken, credentialFailure, GoogleAccessToken } from '../libs/prov
 import { startAzureIdentityServer, startGoogleTokenServer } from '../apps/simulator/src';
 import { setEnv, useGoogleLoopback, watchOutboundHosts } from '../apps/simulator/src/clouds/testing/cloud-test-env';
 
-const PLAIN = { method: 'POST', url: 'https://example.invalid/', headers: {}, body: '{}' };
 
 describe('cloud credentials', () => {
   let outbound: ReturnType<typeof watchOutboundHosts>;
@@ -74,7 +73,7 @@ describe('cloud credentials', () => {
       // Another identity than the test above's (MSAL keeps managed-identity tokens process-wide);
       // MSAL retries the refusal with back-off, so the call gives up at fetchTimeoutMs.
       const credential = new AzureAdToken(new ManagedIdentityCredential({ clientId: 'user-assigned-other' }), { fetchTimeoutMs: 1_000 });
-      const cause = await credential.headers(PLAIN).then(() => undefined, (error: unknown) => error);
+      const cause = await credential.headers().then(() => undefined, (error: unknown) => error);
       expect(cause).toBeInstanceOf(Error);
       const error = credentialFailure('azure-east', credential.describe, cause);
       expect({ type: error.type, status: error.status, retryable: error.retryable, code: error.code }).toEqual({ type: 'upstream_error', status: 502, retryable: true, code: 'upstream_credentials' });

@@ -10,7 +10,11 @@ import type { Usage } from './usage';
  * assistant message, assigned in order from 0. One `finish` event ends a successful stream.
  */
 export type StreamEvent =
-  | { type: 'start'; id: string; model: string; created: number }
+  /**
+   * `usage`: what the upstream reported as it started (its prompt count, output 0), when it reports
+   * one then (Anthropic's message_start, Gemini's first chunk); the final count comes with `finish`.
+   */
+  | { type: 'start'; id: string; model: string; created: number; usage?: Usage }
   | { type: 'text-start'; index: number }
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'text-end'; index: number; signature?: ProviderSignature }

@@ -58,7 +58,9 @@ export async function runCascade(deps: CascadeDeps, plan: RoutePlan, request: Ca
 
 /** An accepted (or last) answer as a stream: the events a streamed upstream would have sent for it. */
 export async function* replayAsStream(response: CanonicalResponse): AsyncGenerator<StreamEvent> {
-  yield { type: 'start', id: response.id, model: response.model, created: response.created };
+  // The answer is whole: the stream can start with its prompt count, as the upstream would have.
+  const usage = response.usage && { inputTokens: response.usage.inputTokens, outputTokens: 0, ...(response.usage.cachedInputTokens ? { cachedInputTokens: response.usage.cachedInputTokens } : {}), ...(response.usage.cacheCreationInputTokens ? { cacheCreationInputTokens: response.usage.cacheCreationInputTokens } : {}) };
+  yield { type: 'start', id: response.id, model: response.model, created: response.created, ...(usage ? { usage } : {}) };
   let index = 0;
   for (const part of response.content) {
     if (part.type === 'text') {

@@ -69,7 +69,7 @@ describe('AnthropicMessagesStreamDecoder', () => {
       ev('message_stop'),
     ]);
     expect(events).toEqual([
-      { type: 'start', id: 'msg_1', model: 'claude', created: 1730000000 },
+      { type: 'start', id: 'msg_1', model: 'claude', created: 1730000000, usage: { inputTokens: 10, outputTokens: 0 } },
       { type: 'text-start', index: 1 },
       { type: 'text-delta', index: 1, text: 'Pre' },
       { type: 'thinking-start', index: 2 },

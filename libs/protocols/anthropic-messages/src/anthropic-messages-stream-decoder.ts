@@ -70,7 +70,8 @@ export class AnthropicMessagesStreamDecoder {
     this.overlayUsage(message['usage']);
     const id = stringField(message, 'id') ?? '';
     const model = stringField(message, 'model') ?? '';
-    return [{ type: 'start', id, model, created: Math.floor(Date.now() / 1000) }];
+    const usage = this.usage();
+    return [{ type: 'start', id, model, created: Math.floor(Date.now() / 1000), ...(usage ? { usage: startUsage(usage) } : {}) }];
   }
 
   private blockStart(index: number, block: JsonObject): StreamEvent[] {
@@ -191,4 +192,9 @@ function closeBlock(index: number, block: BlockState): StreamEvent[] {
     case 'other':
       return [];
   }
+}
+
+/** The prompt side of the usage a stream starts with: output is counted at the end. */
+function startUsage({ reasoningTokens: _reasoning, ...usage }: Usage): Usage {
+  return { ...usage, outputTokens: 0 };
 }

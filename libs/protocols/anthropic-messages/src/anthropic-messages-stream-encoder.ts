@@ -16,9 +16,9 @@ export interface AnthropicMessagesStreamEncoderOptions {
   id: string;
   /** The public model id the client sees. */
   model: string;
-  /** An estimate of the prompt's tokens for `message_start`; the real count follows at the end. */
-  inputTokensHint?: number;
 }
+
+const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 
 const TEXT: WireBlockStart = { type: 'text', text: '' };
 const THINKING: WireBlockStart = { type: 'thinking', thinking: '', signature: '' };
@@ -27,6 +27,7 @@ export class AnthropicMessagesStreamEncoder {
   private started = false;
   private ended = false;
   private usage?: Usage;
+  private startUsage?: Usage;
   private readonly blocks = new AnthropicMessagesBlockSequencer();
 
   constructor(private readonly options: AnthropicMessagesStreamEncoderOptions) {}
@@ -41,7 +42,7 @@ export class AnthropicMessagesStreamEncoder {
       this.usage = event.usage;
       return '';
     }
-    return [...this.messageStart(), ...this.translate(event)].map(frame).join('');
+    return [...this.messageStart(event), ...this.translate(event)].map(frame).join('');
   }
 
   private translate(event: Exclude<StreamEvent, { type: 'error' | 'usage' }>): WireEvent[] {
@@ -86,10 +87,16 @@ export class AnthropicMessagesStreamEncoder {
     return this.blocks.whole(event.index, THINKING, [{ type: 'signature_delta', signature }]);
   }
 
-  /** Sent before anything else, whatever the first event is: the SDK refuses events before it. */
-  private messageStart(): WireEvent[] {
+  /**
+   * Sent before anything else, whatever the first event is: the SDK refuses events before it. Its
+   * input count is the upstream's when the upstream gave one as it started (Anthropic, Gemini),
+   * else 0 — never an estimate the final count would contradict; the final message_delta carries
+   * the upstream's counts, which the SDK's accumulated message takes (docs/decisions/0021).
+   */
+  private messageStart(first: StreamEvent): WireEvent[] {
     if (this.started) return [];
     this.started = true;
+    this.startUsage = first.type === 'start' ? first.usage : undefined;
     const message = {
       id: this.options.id,
       type: 'message',
@@ -98,7 +105,7 @@ export class AnthropicMessagesStreamEncoder {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: this.options.inputTokensHint ?? 0, output_tokens: 0 },
+      usage: toAnthropicMessagesUsage(this.startUsage ?? NO_USAGE),
     };
     return [
       { event: 'message_start', data: { type: 'message_start', message } },
@@ -111,7 +118,7 @@ export class AnthropicMessagesStreamEncoder {
     const closing = this.blocks.finish();
     const stopReason = toAnthropicMessagesStopReason(event.finishReason, this.blocks.sentToolUse);
     const stopSequence = stopReason === 'stop_sequence' ? (event.finishReason.stopSequence ?? null) : null;
-    const usage = event.usage ?? this.usage ?? { inputTokens: this.options.inputTokensHint ?? 0, outputTokens: 0 };
+    const usage = event.usage ?? this.usage ?? this.startUsage ?? NO_USAGE;
     return [
       ...closing,
       {

@@ -32,7 +32,7 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
 
 async function relay(upstream: SSEEvent[], id: string, model: string): Promise<SSEEvent[]> {
   const decoder = new AnthropicMessagesStreamDecoder();
-  const encoder = new AnthropicMessagesStreamEncoder({ id, model, inputTokensHint: 1 });
+  const encoder = new AnthropicMessagesStreamEncoder({ id, model });
   const events: StreamEvent[] = [];
   for await (const event of parseAnthropicMessagesSSE(upstreamBytes(upstream))) events.push(...decoder.push(event));
   events.push(...decoder.end());

@@ -1,3 +1,4 @@
+import type { StreamEvent } from '@rosetta/canonical';
 import type { ChatInput } from '@rosetta/protocols/common';
 import { anthropicMessagesDialect } from './anthropic-messages.dialect';
 
@@ -8,15 +9,19 @@ function input(body: unknown, headers: ChatInput['headers'] = {}): ChatInput {
 const BODY = { model: 'rosetta/claude-haiku-4-5', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Hello there' }] };
 
 describe('anthropicMessagesDialect', () => {
-  it("announces the gateway's prompt estimate in message_start: the one limits and routing used, not a second count", () => {
-    const exchange = anthropicMessagesDialect.decodeChat(input(structuredClone(BODY)));
-    const framing = exchange.streamFraming('rosetta/claude-haiku-4-5', 1234);
-    const opened = framing.encode({ type: 'start', id: 'up_1', model: 'claude-haiku-4-5', created: 0 });
-    const start = JSON.parse(/^event: message_start\ndata: (.*)$/m.exec(opened)![1]!);
-    expect(start).toEqual({
-      type: 'message_start',
-      message: expect.objectContaining({ id: 'msg_abc', model: 'rosetta/claude-haiku-4-5', usage: { input_tokens: 1234, output_tokens: 0 } }),
-    });
+  // Issue 27: message_start never shows an estimate that the final count would contradict.
+  const opening = (start: StreamEvent): unknown => {
+    const framing = anthropicMessagesDialect.decodeChat(input(structuredClone(BODY))).streamFraming('rosetta/claude-haiku-4-5', 1234);
+    return JSON.parse(/^event: message_start\ndata: (.*)$/m.exec(framing.encode(start))![1]!).message.usage;
+  };
+
+  it("message_start carries the upstream's own prompt count when the upstream gave one as it started", () => {
+    const usage = { inputTokens: 2182, outputTokens: 0, cachedInputTokens: 2048, cacheCreationInputTokens: 120 };
+    expect(opening({ type: 'start', id: 'up_1', model: 'claude-haiku-4-5', created: 0, usage })).toEqual({ input_tokens: 14, output_tokens: 0, cache_creation_input_tokens: 120, cache_read_input_tokens: 2048 });
+  });
+
+  it('message_start says 0, not the gateway estimate, when the upstream counts only at the end (OpenAI, Responses)', () => {
+    expect(opening({ type: 'start', id: 'up_1', model: 'gpt-4o-mini', created: 0 })).toEqual({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
   });
 
   it("forwards the client's anthropic-version and anthropic-beta, and answers with a request-id header", () => {

@@ -38,8 +38,8 @@ export const anthropicMessagesDialect: ClientDialect = {
       headers: { 'request-id': input.requestId },
       // The gateway's own id, in Anthropic's shape, as its streams carry (never the upstream's).
       encodeResponse: (response) => convertToAnthropicMessagesResponse({ response: { ...response, id: messageId(input.requestId) } }),
-      streamFraming: (model, promptTokens) => {
-        const encoder = new AnthropicMessagesStreamEncoder({ id: messageId(input.requestId), model, inputTokensHint: promptTokens });
+      streamFraming: (model) => {
+        const encoder = new AnthropicMessagesStreamEncoder({ id: messageId(input.requestId), model });
         return { contentType: SSE_CONTENT_TYPE, encode: (event) => encoder.encode(event) };
       },
       // The upstream's message_start has the real input count: no estimate is shown.

@@ -1,7 +1,8 @@
 /** Envelope fields every Gemini response and stream chunk carries, read leniently. */
 import { randomUUID } from 'node:crypto';
 import type { StreamEvent } from '@rosetta/canonical';
-import { stringField, type JsonObject } from '@rosetta/protocols/common';
+import { compact, stringField, type JsonObject } from '@rosetta/protocols/common';
+import { mapGeminiUsage } from './map-gemini-usage';
 
 /** `responseId`, or a fresh one when the upstream sent none. */
 export function geminiResponseId(body: JsonObject): string {
@@ -17,5 +18,8 @@ export function geminiCreated(body: JsonObject): number {
 
 /** A stream's `start`, from its first chunk. */
 export function geminiStartEvent(chunk: JsonObject): StreamEvent {
-  return { type: 'start', id: geminiResponseId(chunk), model: stringField(chunk, 'modelVersion') ?? '', created: geminiCreated(chunk) };
+  const usage = mapGeminiUsage(chunk['usageMetadata']);
+  const start: StreamEvent = { type: 'start', id: geminiResponseId(chunk), model: stringField(chunk, 'modelVersion') ?? '', created: geminiCreated(chunk) };
+  // Gemini counts the prompt on every chunk: the first one's count is the stream's (output comes later).
+  return usage ? { ...start, usage: compact({ inputTokens: usage.inputTokens, outputTokens: 0, cachedInputTokens: usage.cachedInputTokens }) } : start;
 }
