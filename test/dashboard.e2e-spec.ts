@@ -126,8 +126,12 @@ describe('the dashboard in a browser', () => {
     await page.getByLabel('API key').fill('sk-local-vllm-000');
     await page.getByLabel('Model id').fill('rosetta/local-llama');
     await page.getByLabel('Upstream model').fill('llama-local');
-    await page.getByLabel('Input $ / M tokens').fill('0.2');
+    // A per-token habit in the per-million field is refused beside the field, not billed (issue 27).
+    await page.getByLabel('Input $ / M tokens').fill('0.0000002');
     await page.getByLabel('Output $ / M tokens').fill('0.6');
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByText('endpoints[0].usd_per_million_tokens.prompt: 0.0000002 USD per million tokens, below any provider').first().waitFor();
+    await page.getByLabel('Input $ / M tokens').fill('0.2');
     await page.getByRole('button', { name: 'Add provider' }).click();
     const section = page.getByRole('region', { name: 'Provider local-vllm' });
     await section.waitFor();
@@ -136,6 +140,8 @@ describe('the dashboard in a browser', () => {
     const reply = await sdk(secret).chat.completions.create({ model: 'rosetta/local-llama', messages: [{ role: 'user', content: 'via the new provider' }] });
     expect(reply.choices[0]!.message.content).toBe('Simulated reply from llama-local: via the new provider');
     expect(stack.sim.requests().at(-1)).toMatchObject({ headers: expect.objectContaining({ authorization: 'Bearer sk-local-vllm-000' }) });
+    const stored = (await adminCall(stack.gateway, 'GET', '/admin/providers')).body.find((p: any) => p.slug === 'local-vllm');
+    expect(stored.endpoints[0]).toMatchObject({ usd_per_million_tokens: { prompt: '0.2', completion: '0.6' }, pricing: { prompt: '0.0000002', completion: '0.0000006' } });
     await page.reload();
     const endpoint = page.getByRole('region', { name: 'Provider local-vllm' }).locator('tr', { hasText: 'rosetta/local-llama' });
     await endpoint.getByText('100%').waitFor();

@@ -46,25 +46,6 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return '—';
 }
 
-/** USD per token (the registry's unit) from USD per million tokens (what people quote), as a plain decimal string. */
-export function perToken(perMillion: string): string {
-  const text = perMillion.trim();
-  if (!/^\d+(\.\d+)?$/.test(text)) return text;
-  const [whole = '0', fraction = ''] = text.split('.');
-  const digits = `${whole}${fraction}`.replace(/^0+/, '') || '0';
-  const decimals = fraction.length + 6; // the value is digits × 10^-decimals
-  const padded = digits.padStart(decimals + 1, '0');
-  const point = padded.length - decimals;
-  const result = `${padded.slice(0, point)}.${padded.slice(point)}`.replace(/0+$/, '').replace(/\.$/, '');
-  return result;
-}
-
-/** USD per million tokens from the registry's USD per token. */
-export function perMillion(perTokenText: string): string {
-  const value = Number(perTokenText) * 1e6;
-  return Number.isFinite(value) ? String(Math.round(value * 1e6) / 1e6) : perTokenText;
-}
-
 export function pct(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${value.toFixed(value >= 99.95 || value === 0 ? 0 : 1)}%`;
 }

@@ -108,6 +108,8 @@ export interface ProviderEndpoint {
   context_length: number;
   max_completion_tokens: number;
   pricing: { prompt: string; completion: string };
+  /** The same prices in USD per million tokens, as the form shows and sends them. */
+  usd_per_million_tokens: { prompt: string; completion: string };
   health: EndpointHealth;
 }
 

@@ -3,7 +3,7 @@ import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { afterCommit, onRollback } from '@rosetta/persistence';
 import { validateBody } from '@rosetta/platform';
-import { ModelEntryDto, ProviderEntryDto, RegistryService, RegistryWriterService, type ResolvedProvider } from '@rosetta/registry';
+import { ModelEntryDto, perMillionTokens, ProviderEntryDto, RegistryService, RegistryWriterService, type EndpointPricing, type ResolvedProvider } from '@rosetta/registry';
 import { CircuitBreakerService, EndpointHealthService } from '@rosetta/routing';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
@@ -103,7 +103,7 @@ export class AdminRegistryController {
   private present(p: ResolvedProvider): Record<string, unknown> {
     const endpoints = this.registry
       .list()
-      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, kind: m.kind, upstream_model: e.upstreamModel, disabled: e.disabled, context_length: e.contextLength, max_completion_tokens: e.maxCompletionTokens, pricing: e.pricing, health: this.healthOf(`${p.slug}/${e.upstreamModel}`) })));
+      .flatMap((m) => m.endpoints.filter((e) => e.provider === p.slug).map((e) => ({ model: m.id, kind: m.kind, upstream_model: e.upstreamModel, disabled: e.disabled, context_length: e.contextLength, max_completion_tokens: e.maxCompletionTokens, usd_per_million_tokens: usdPerMillionTokens(e.pricing), pricing: e.pricing, health: this.healthOf(`${p.slug}/${e.upstreamModel}`) })));
     return {
       slug: p.slug,
       protocol: p.protocol,
@@ -118,4 +118,12 @@ export class AdminRegistryController {
       endpoints,
     };
   }
+}
+
+/** An endpoint's token prices as people read them (the per-token `pricing` stays beside them). */
+function usdPerMillionTokens(pricing: EndpointPricing): Record<string, string> {
+  const out: Record<string, string> = { prompt: perMillionTokens(pricing.prompt), completion: perMillionTokens(pricing.completion) };
+  if (pricing.input_cache_read !== undefined) out['input_cache_read'] = perMillionTokens(pricing.input_cache_read);
+  if (pricing.input_cache_write !== undefined) out['input_cache_write'] = perMillionTokens(pricing.input_cache_write);
+  return out;
 }

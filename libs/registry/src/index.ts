@@ -10,3 +10,4 @@ export * from './model-record';
 export * from './endpoint-health.port';
 export * from './models-endpoint.service';
 export * from './endpoint-kind';
+export * from './endpoint-prices';

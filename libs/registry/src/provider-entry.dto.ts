@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import {
-  IsArray, IsBoolean, IsDateString, IsDefined, IsIn, IsNumber, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested,
+  IsArray, IsBoolean, IsDateString, IsDefined, IsIn, IsNumber, IsObject, IsOptional, IsString, Length, Matches, Max, Min, ValidateBy, ValidateIf, ValidateNested,
 } from 'class-validator';
 import { GatewayError } from '@rosetta/canonical';
 import { ColumnInt, IsStoredText } from '@rosetta/platform';
@@ -15,6 +15,27 @@ export class PricingDto {
   @IsOptional() @Matches(PRICE) request?: string;
   @IsOptional() @Matches(PRICE) input_cache_read?: string;
   @IsOptional() @Matches(PRICE) input_cache_write?: string;
+}
+
+/** A price as a person types it: a non-negative number or decimal string of USD. */
+const IsPrice = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'isPrice',
+    validator: {
+      validate: (value: unknown) => (typeof value === 'number' ? Number.isFinite(value) && value >= 0 : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)),
+      defaultMessage: (args) => `${args?.property} must be a price: a number of USD, such as 0.15`,
+    },
+  });
+
+/**
+ * An endpoint's token prices in USD per million tokens, as price pages quote them
+ * (docs/decisions/0022): `{prompt: 0.15, completion: 0.6}`.
+ */
+export class PricesPerMillionDto {
+  @IsPrice() prompt!: number | string;
+  @IsPrice() completion!: number | string;
+  @IsOptional() @IsPrice() input_cache_read?: number | string;
+  @IsOptional() @IsPrice() input_cache_write?: number | string;
 }
 
 /**
@@ -77,7 +98,12 @@ export class EndpointEntryDto {
   @IsOptional() @ColumnInt('integer', 1) max_completion_tokens?: number;
   @IsOptional() @ColumnInt('integer', 1) dimensions?: number;
   @IsOptional() @IsBoolean() custom_dimensions?: boolean;
-  @IsDefined() @ValidateNested() @Type(() => PricingDto) pricing!: PricingDto;
+  /** Prices as people write them: USD per million tokens (and per image, per request). */
+  @IsOptional() @ValidateNested() @Type(() => PricesPerMillionDto) usd_per_million_tokens?: PricesPerMillionDto;
+  @IsOptional() @IsPrice() usd_per_image?: number | string;
+  @IsOptional() @IsPrice() usd_per_request?: number | string;
+  /** USD per token (the catalog's and the model record's unit; older files): one of the two is required. */
+  @IsOptional() @ValidateNested() @Type(() => PricingDto) pricing?: PricingDto;
   @IsOptional() @IsBoolean() tools?: boolean;
   @IsOptional() @IsBoolean() vision?: boolean;
   @IsOptional() @IsBoolean() reasoning?: boolean;

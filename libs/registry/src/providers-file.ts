@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { validateBody } from '@rosetta/platform';
 import { parse as parseYaml } from 'yaml';
+import { endpointPricing } from './endpoint-prices';
 import { ProvidersFileDto, routerPriorQuality } from './provider-entry.dto';
 
 /**
@@ -23,7 +24,11 @@ export function readProvidersFile(path: string): ProvidersFileDto {
   try {
     const file = validateBody(ProvidersFileDto, parsed, 'providers file');
     file.providers.forEach((p, i) =>
-      (p.endpoints ?? []).forEach((e, j) => e.router_prior && routerPriorQuality(e.router_prior, `providers[${i}].endpoints[${j}].router_prior`)),
+      (p.endpoints ?? []).forEach((e, j) => {
+        if (e.router_prior) routerPriorQuality(e.router_prior, `providers[${i}].endpoints[${j}].router_prior`);
+        // Prices in the wrong unit stop the start here, named by their place in the file.
+        endpointPricing(e, `providers[${i}].endpoints[${j}]`);
+      }),
     );
     return file;
   } catch (error) {

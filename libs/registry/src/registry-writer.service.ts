@@ -5,8 +5,9 @@ import { ROSETTA_CONFIG, SECRET_BOX, type RosettaConfig, type SecretBox } from '
 import { routerPriorQuality, type EndpointEntryDto, type ModelEntryDto, type ProviderEntryDto, type RouterPriorDto } from './provider-entry.dto';
 import type { RegistrySource } from './registry.entities';
 import { checkEndpointKind } from './endpoint-kind';
+import { endpointPricing } from './endpoint-prices';
 import { checkModelName } from './model-id';
-import type { ModelKind } from './registry-records';
+import type { EndpointPricing, ModelKind } from './registry-records';
 import { RegistryRepository, type EndpointUpsert } from './registry.repository';
 
 /** Applies catalog, file and admin entries to the database, then tells every replica to reload. */
@@ -29,14 +30,14 @@ export class RegistryWriterService {
       );
     }
     // Every endpoint is checked before anything is written: a refused entry changes nothing.
-    const endpoints: Array<{ name: string; kind: ModelKind; endpoint: EndpointEntryDto }> = [];
+    const endpoints: Array<{ name: string; kind: ModelKind; endpoint: EndpointEntryDto; pricing: EndpointPricing }> = [];
     for (const [i, endpoint] of (entry.endpoints ?? []).entries()) {
       const name = this.bareName(endpoint.model);
       checkModelName(name, `endpoints[${i}].model`);
       const existing = await this.repository.modelKind(name);
       const kind = endpoint.kind ?? existing ?? 'chat';
       checkEndpointKind({ provider: entry.slug, protocol: entry.protocol, model: this.publicId(name), kind, existing, endpoint });
-      endpoints.push({ name, kind, endpoint });
+      endpoints.push({ name, kind, endpoint, pricing: endpointPricing(endpoint, `endpoints[${i}]`) });
     }
     await this.repository.upsertProvider({
       slug: entry.slug,
@@ -50,9 +51,9 @@ export class RegistryWriterService {
       disabled: entry.disabled ?? false,
       source,
     });
-    for (const { name, kind, endpoint } of endpoints) {
+    for (const { name, kind, endpoint, pricing } of endpoints) {
       const modelId = await this.repository.ensureModel(name, entry.slug, source, kind);
-      await this.repository.upsertEndpoint(modelId, this.toEndpoint(entry.slug, endpoint, kind, source));
+      await this.repository.upsertEndpoint(modelId, this.toEndpoint(entry.slug, endpoint, pricing, kind, source));
       await this.applyPrior(modelId, endpoint.router_prior, source);
     }
   }
@@ -66,13 +67,13 @@ export class RegistryWriterService {
       throw GatewayError.invalidRequest(`'${this.publicId(name)}' is ${existing === 'embedding' ? 'an embedding' : 'a chat'} model; a model's kind cannot change`, 'kind');
     }
     const kind = entry.kind ?? existing ?? 'chat';
-    const endpoints: Array<{ provider: string; endpoint: EndpointEntryDto }> = [];
-    for (const endpoint of entry.endpoints ?? []) {
+    const endpoints: Array<{ provider: string; endpoint: EndpointEntryDto; pricing: EndpointPricing }> = [];
+    for (const [i, endpoint] of (entry.endpoints ?? []).entries()) {
       const provider = (endpoint as EndpointEntryDto & { provider?: string }).provider;
       if (!provider) continue;
       const protocol = (await this.repository.providerProtocol(provider)) ?? '';
       checkEndpointKind({ provider, protocol, model: this.publicId(name), kind, existing: kind, endpoint });
-      endpoints.push({ provider, endpoint });
+      endpoints.push({ provider, endpoint, pricing: endpointPricing(endpoint, `endpoints[${i}]`) });
     }
     const id = await this.repository.upsertModel({
       name,
@@ -85,7 +86,7 @@ export class RegistryWriterService {
       createdAt: entry.created_at ? new Date(entry.created_at) : undefined,
     });
     await this.applyPrior(id, entry.router_prior, source);
-    for (const { provider, endpoint } of endpoints) await this.repository.upsertEndpoint(id, this.toEndpoint(provider, endpoint, kind, source));
+    for (const { provider, endpoint, pricing } of endpoints) await this.repository.upsertEndpoint(id, this.toEndpoint(provider, endpoint, pricing, kind, source));
     return id;
   }
 
@@ -114,7 +115,7 @@ export class RegistryWriterService {
     return `${this.config.modelNamespace}/${name}`;
   }
 
-  private toEndpoint(provider: string, e: EndpointEntryDto, kind: ModelKind, source: RegistrySource): EndpointUpsert {
+  private toEndpoint(provider: string, e: EndpointEntryDto, pricing: EndpointPricing, kind: ModelKind, source: RegistrySource): EndpointUpsert {
     const embedding = kind === 'embedding';
     return {
       provider,
@@ -126,7 +127,7 @@ export class RegistryWriterService {
       supportsTools: embedding ? false : (e.tools ?? true),
       supportsVision: e.vision ?? false,
       supportsReasoning: embedding ? false : (e.reasoning ?? false),
-      pricing: { ...e.pricing },
+      pricing,
       dimensions: embedding ? (e.dimensions ?? null) : null,
       customDimensions: embedding && (e.custom_dimensions ?? false),
       disabled: e.disabled ?? false,

@@ -3,7 +3,6 @@ import { api } from '../api';
 import { FormError } from '../components/form-error';
 import { Field } from '../components/ui';
 import { failureOf, messageFor, type FormFailure } from '../form-errors';
-import { perMillion, perToken } from '../format';
 import type { Provider } from '../types';
 
 interface EndpointDraft {
@@ -29,7 +28,7 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
   const [apiKey, setApiKey] = useState('');
   const [endpoints, setEndpoints] = useState<EndpointDraft[]>(
     // Embedding endpoints (vector size and all) are left as they are: PUT changes only the endpoints it lists.
-    provider?.endpoints.filter((e) => e.kind !== 'embedding').map((e) => ({ model: e.model, upstream: e.upstream_model, context: String(e.context_length), maxOutput: String(e.max_completion_tokens), prompt: perMillion(e.pricing.prompt), completion: perMillion(e.pricing.completion) })) ?? [{ ...BLANK }],
+    provider?.endpoints.filter((e) => e.kind !== 'embedding').map((e) => ({ model: e.model, upstream: e.upstream_model, context: String(e.context_length), maxOutput: String(e.max_completion_tokens), prompt: e.usd_per_million_tokens.prompt, completion: e.usd_per_million_tokens.completion })) ?? [{ ...BLANK }],
   );
   const [failure, setFailure] = useState<FormFailure>();
   const [busy, setBusy] = useState(false);
@@ -48,7 +47,8 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
         upstream_model: e.upstream.trim(),
         context_length: whole(e.context),
         max_completion_tokens: whole(e.maxOutput),
-        pricing: { prompt: perToken(e.prompt), completion: perToken(e.completion) },
+        // Sent as typed: the gateway takes USD per million tokens and refuses a price no provider charges.
+        usd_per_million_tokens: { prompt: e.prompt.trim(), completion: e.completion.trim() },
       })),
     };
     try {
@@ -72,7 +72,7 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
         <Field label="Base URL" id="provider-url" error={messageFor(failure, 'base_url')} hint="With /v1: requests go to {base}/chat/completions">
           <input id="provider-url" value={baseUrl} placeholder="http://10.0.0.7:8000/v1" onInput={(e) => setBaseUrl(e.currentTarget.value)} />
         </Field>
-        <Field label="API key" id="provider-key" error={messageFor(failure, 'api_key')} hint={provider?.has_api_key ? 'Stored (encrypted); leave empty to keep it' : 'Stored encrypted; never shown again'}>
+        <Field label="API key" id="provider-key" error={messageFor(failure, 'api_key')} hint={provider?.has_api_key ? 'Stored (encrypted); leave empty to keep it' : 'Stored encrypted, never shown again; empty for a server that takes no key'}>
           <input id="provider-key" type="password" autoComplete="off" value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />
         </Field>
       </div>
@@ -95,10 +95,10 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
             <Field label="Max output tokens" id={`ep-${i}-max`} error={messageFor(failure, `endpoints[${i}].max_completion_tokens`)}>
               <input id={`ep-${i}-max`} inputMode="numeric" value={e.maxOutput} onInput={(ev) => edit(i, { maxOutput: ev.currentTarget.value })} />
             </Field>
-            <Field label="Input $ / M tokens" id={`ep-${i}-prompt`} error={messageFor(failure, `endpoints[${i}].pricing.prompt`)}>
+            <Field label="Input $ / M tokens" id={`ep-${i}-prompt`} error={messageFor(failure, `endpoints[${i}].usd_per_million_tokens.prompt`)}>
               <input id={`ep-${i}-prompt`} inputMode="decimal" value={e.prompt} onInput={(ev) => edit(i, { prompt: ev.currentTarget.value })} />
             </Field>
-            <Field label="Output $ / M tokens" id={`ep-${i}-completion`} error={messageFor(failure, `endpoints[${i}].pricing.completion`)}>
+            <Field label="Output $ / M tokens" id={`ep-${i}-completion`} error={messageFor(failure, `endpoints[${i}].usd_per_million_tokens.completion`)}>
               <input id={`ep-${i}-completion`} inputMode="decimal" value={e.completion} onInput={(ev) => edit(i, { completion: ev.currentTarget.value })} />
             </Field>
             {endpoints.length > 1 && !provider && (
