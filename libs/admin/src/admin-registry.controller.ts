@@ -108,6 +108,7 @@ export class AdminRegistryController {
       slug: p.slug,
       protocol: p.protocol,
       base_url: p.baseUrl,
+      ...(p.platform ? { platform: p.platform.kind, auth: p.platform.auth, ...(p.platform.apiVersion ? { api_version: p.platform.apiVersion } : {}) } : {}),
       configured: p.configured,
       has_api_key: Boolean(p.apiKey),
       data_collection: p.dataCollection,

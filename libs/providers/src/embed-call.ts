@@ -3,6 +3,7 @@ import type { UpstreamEmbeddings } from '@rosetta/protocols/common';
 import type { HttpTransport } from './http-transport';
 import type { AdapterEmbedding, UpstreamEmbeddingCall } from './provider-adapter';
 import { postToUpstream, readJson, requireHonoured } from './upstream-call';
+import { platformRequest } from './credentials/platform-request';
 
 /** Upstream calls one embeddings request may have in flight at once when it is split. */
 const PARALLEL_CALLS = 4;
@@ -19,8 +20,11 @@ export async function embedOverProtocol(transport: HttpTransport, part: Upstream
   const one = async (request: EmbeddingRequest): Promise<AdapterEmbedding> => {
     const { target } = call;
     const { value: body, warnings } = requireHonoured(request, part.encode(request, target.upstreamModel));
-    const headers = { ...part.headers(target.apiKey), 'x-request-id': call.requestId };
-    const url = part.url(target.baseUrl, target.upstreamModel, request.inputs.length);
+    let headers: Record<string, string> = { ...part.headers(target.apiKey), 'x-request-id': call.requestId };
+    let url = part.url(target.baseUrl, target.upstreamModel, request.inputs.length);
+    if (target.platform) {
+      ({ url, headers } = await platformRequest({ provider: target.provider, platform: target.platform, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path: url.slice(target.baseUrl.length), apiKey: target.apiKey, headers }));
+    }
     const upstream = await postToUpstream(transport, call, url, headers, body, parseError);
     return { response: part.decode(await readJson(upstream), request.inputs.length), warnings };
   };

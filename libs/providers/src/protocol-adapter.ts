@@ -6,6 +6,7 @@ import type { HttpTransport } from './http-transport';
 import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapter, UpstreamCall, UpstreamEmbeddingCall } from './provider-adapter';
 import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured, scanSse } from './upstream-call';
 import { REASONING_REFUSED } from './upstream-error';
+import { platformRequest } from './credentials/platform-request';
 
 /** Endpoints remembered as not reasoning, oldest forgotten first (a forgotten one costs one more refusal). */
 const MAX_LEARNED = 1_000;
@@ -96,6 +97,16 @@ export class ProtocolAdapter implements ProviderAdapter {
   private post(call: UpstreamCall, body: unknown, stream: boolean) {
     const { target } = call;
     const headers = { ...this.descriptor.headers(target.apiKey, call.request), 'x-request-id': call.requestId };
-    return postToUpstream(this.transport, call, this.descriptor.url(target.baseUrl, target.upstreamModel, stream), headers, body, this.descriptor.parseError, this.descriptor.refusesReasoning);
+    const url = this.descriptor.url(target.baseUrl, target.upstreamModel, stream);
+    if (target.platform) return this.postThroughPlatform(call, url, headers, body);
+    return postToUpstream(this.transport, call, url, headers, body, this.descriptor.parseError, this.descriptor.refusesReasoning);
+  }
+
+  /** The protocol's path under its base, laid out the platform's way (Azure's v1 or deployment paths), with its credentials. */
+  private async postThroughPlatform(call: UpstreamCall, defaultUrl: string, defaultHeaders: Record<string, string>, body: unknown) {
+    const { target } = call;
+    const path = defaultUrl.slice(target.baseUrl.length);
+    const { url, headers } = await platformRequest({ provider: target.provider, platform: target.platform!, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders });
+    return postToUpstream(this.transport, call, url, headers, body, this.descriptor.parseError, this.descriptor.refusesReasoning);
   }
 }

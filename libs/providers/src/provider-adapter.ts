@@ -32,6 +32,8 @@ export interface UpstreamTarget {
   headers?: Record<string, string>;
   /** A caller-chosen base URL that passed the SSRF guard: connect only to its pinned address. */
   dispatcher?: import('undici').Dispatcher;
+  /** Reached through a cloud platform: its URL layout and credentials (ARCHITECTURE §9). */
+  platform?: import('./credentials/platform-request').PlatformTarget;
 }
 
 /** One upstream attempt, whatever it asks: where to, its abort signal, its ids. */

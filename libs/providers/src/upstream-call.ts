@@ -27,10 +27,12 @@ export async function postToUpstream(
     throw upstreamHttpError(502, `the upstream answered with a redirect (${response.status}), which is not followed`);
   }
   const text = await response.body.text().catch(() => '');
-  throw upstreamHttpError(response.status, parseError(text).message, {
+  const parsed = parseError(text) as { message: string; code?: string };
+  throw upstreamHttpError(response.status, parsed.message, {
     retryAfterMs: parseRetryAfter(response.headers),
     secrets: [call.target.apiKey],
-    code: refusesReasoning?.(response.status, text) ? REASONING_REFUSED : undefined,
+    // A content filter's refusal (Azure, OpenAI) keeps its code: the caller's SDK and code read it.
+    code: refusesReasoning?.(response.status, text) ? REASONING_REFUSED : parsed.code === 'content_filter' ? 'content_filter' : undefined,
   });
 }
 

@@ -11,3 +11,4 @@ export * from './endpoint-health.port';
 export * from './models-endpoint.service';
 export * from './endpoint-kind';
 export * from './endpoint-prices';
+export * from './provider-platform';

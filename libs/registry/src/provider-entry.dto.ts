@@ -124,6 +124,12 @@ export class ProviderEntryDto {
   @IsOptional() @IsBoolean() disabled?: boolean;
   @IsOptional() @IsBoolean() builtin?: boolean;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => EndpointEntryDto) endpoints?: EndpointEntryDto[];
+  /** Reached through a cloud platform (ARCHITECTURE §9). */
+  @IsOptional() @IsIn(['azure', 'bedrock', 'vertex'], { message: 'platform must be azure, bedrock or vertex' }) platform?: string;
+  /** Azure: the API version of the deployment paths; absent, Azure's v1 API. */
+  @IsOptional() @Matches(/^(\d{4}-\d{2}-\d{2}(-preview)?|preview|latest)$/, { message: 'api_version must be an Azure API version such as 2024-10-21 or 2025-04-01-preview' }) api_version?: string;
+  /** Azure: `api-key` (the default) or `azure-ad` (an Entra ID token from the default credential chain). */
+  @IsOptional() @IsIn(['api-key', 'azure-ad'], { message: 'auth must be api-key or azure-ad' }) auth?: string;
 }
 
 export class ProvidersFileDto {

@@ -11,6 +11,15 @@ export interface EndpointPricing {
   input_cache_write?: string;
 }
 
+/** A provider reached through a cloud platform (ARCHITECTURE §9): Azure OpenAI so far. */
+export interface ProviderPlatform {
+  kind: 'azure';
+  /** Without one, Azure's v1 API; with one, the deployment paths and `?api-version=`. */
+  apiVersion?: string;
+  /** `api-key` (the provider's key in the `api-key` header) or `azure-ad` (an Entra ID token). */
+  auth: 'api-key' | 'azure-ad';
+}
+
 export interface ProviderRecord {
   slug: string;
   protocol: UpstreamProtocolId;
@@ -19,6 +28,7 @@ export interface ProviderRecord {
   apiKey: string | null;
   /** A key is stored but cannot be opened (another SECRETS_KEY, another row): not a keyless provider. */
   storedKeyUnreadable?: boolean;
+  platform?: ProviderPlatform | null;
   dataCollection: 'allow' | 'deny';
   zdr: boolean;
   builtin: boolean;

@@ -6,6 +6,7 @@ import { routerPriorQuality, type EndpointEntryDto, type ModelEntryDto, type Pro
 import type { RegistrySource } from './registry.entities';
 import { checkEndpointKind } from './endpoint-kind';
 import { endpointPricing } from './endpoint-prices';
+import { providerPlatform } from './provider-platform';
 import { checkModelName } from './model-id';
 import type { EndpointPricing, ModelKind } from './registry-records';
 import { RegistryRepository, type EndpointUpsert } from './registry.repository';
@@ -29,6 +30,7 @@ export class RegistryWriterService {
         'api_key',
       );
     }
+    const platform = providerPlatform(entry);
     // Every endpoint is checked before anything is written: a refused entry changes nothing.
     const endpoints: Array<{ name: string; kind: ModelKind; endpoint: EndpointEntryDto; pricing: EndpointPricing }> = [];
     for (const [i, endpoint] of (entry.endpoints ?? []).entries()) {
@@ -50,6 +52,7 @@ export class RegistryWriterService {
       builtin: entry.builtin ?? false,
       disabled: entry.disabled ?? false,
       source,
+      platform,
     });
     for (const { name, kind, endpoint, pricing } of endpoints) {
       const modelId = await this.repository.ensureModel(name, entry.slug, source, kind);

@@ -15,6 +15,8 @@ export class ProviderEntity {
   @Column('boolean') builtin!: boolean;
   @Column('boolean') disabled!: boolean;
   @Column('text') source!: RegistrySource;
+  @Column({ type: 'text', nullable: true }) platform!: string | null;
+  @Column({ name: 'platform_options', type: 'jsonb', nullable: true }) platformOptions!: Record<string, string> | null;
 }
 
 @Entity({ name: 'models' })

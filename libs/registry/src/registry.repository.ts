@@ -4,7 +4,7 @@ import { APP_LOGGER, isSealed, providerSecretBinding, SECRET_BOX, SecretNotSeale
 import { managerOf } from '@rosetta/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EndpointEntity, ModelEntity, ProviderEntity, type RegistrySource } from './registry.entities';
-import type { EndpointPricing, EndpointRecord, ModelKind, ModelRecord, ProviderRecord, RouterPrior } from './registry-records';
+import type { EndpointPricing, EndpointRecord, ModelKind, ModelRecord, ProviderPlatform, ProviderRecord, RouterPrior } from './registry-records';
 
 export type ProviderUpsert = Omit<ProviderRecord, 'builtin' | 'disabled'> & { builtin?: boolean; disabled?: boolean };
 /** `kind` absent: a new model is a chat model, an existing one keeps its kind. */
@@ -49,14 +49,16 @@ export class RegistryRepository {
 
   async upsertProvider(p: ProviderUpsert): Promise<void> {
     await this.db.query(
-      `INSERT INTO providers (slug, protocol, base_url, api_key_env, api_key, data_collection, zdr, builtin, disabled, source)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO providers (slug, protocol, base_url, api_key_env, api_key, data_collection, zdr, builtin, disabled, source, platform, platform_options)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (slug) DO UPDATE SET protocol = EXCLUDED.protocol, base_url = EXCLUDED.base_url,
          api_key_env = EXCLUDED.api_key_env, api_key = COALESCE(EXCLUDED.api_key, providers.api_key),
          data_collection = EXCLUDED.data_collection, zdr = EXCLUDED.zdr, builtin = providers.builtin OR EXCLUDED.builtin,
-         disabled = EXCLUDED.disabled, source = EXCLUDED.source, updated_at = now()
+         disabled = EXCLUDED.disabled, source = EXCLUDED.source, platform = EXCLUDED.platform,
+         platform_options = EXCLUDED.platform_options, updated_at = now()
        WHERE ${precedence('providers')}`,
-      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey === null ? null : this.secrets.seal(p.apiKey, apiKeyBinding(p.slug)), p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source],
+      [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey === null ? null : this.secrets.seal(p.apiKey, apiKeyBinding(p.slug)), p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source,
+        p.platform?.kind ?? null, p.platform ? JSON.stringify({ auth: p.platform.auth, ...(p.platform.apiVersion ? { api_version: p.platform.apiVersion } : {}) }) : null],
     );
   }
 
@@ -210,7 +212,13 @@ function toProvider(p: ProviderEntity): ProviderRecord {
   return {
     slug: p.slug, protocol: p.protocol as UpstreamProtocolId, baseUrl: p.baseUrl, apiKeyEnv: p.apiKeyEnv, apiKey: p.apiKey,
     dataCollection: p.dataCollection === 'deny' ? 'deny' : 'allow', zdr: p.zdr, builtin: p.builtin, disabled: p.disabled, source: p.source,
+    platform: toPlatform(p.platform, p.platformOptions),
   };
+}
+
+function toPlatform(kind: string | null, options: Record<string, string> | null): ProviderPlatform | null {
+  if (kind !== 'azure') return null;
+  return { kind, auth: options?.['auth'] === 'azure-ad' ? 'azure-ad' : 'api-key', ...(options?.['api_version'] ? { apiVersion: options['api_version'] } : {}) };
 }
 
 function toModel(m: ModelEntity): Omit<ModelRecord, 'endpoints'> {

@@ -195,8 +195,10 @@ export class RegistryService implements OnModuleInit {
     const baseUrl = (builtin?.baseUrl ?? p.baseUrl)?.replace(/\/+$/, '') ?? null;
     // A provider of the operator's given neither api_key nor api_key_env takes no key (Ollama, vLLM
     // without --api-key): it is called without a credential header.
-    const keyless = !p.builtin && p.apiKeyEnv === null && p.apiKey === null && !p.storedKeyUnreadable;
-    const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? (keyless ? '' : undefined);
+    const keyless = !p.builtin && !p.platform && p.apiKeyEnv === null && p.apiKey === null && !p.storedKeyUnreadable;
+    // Azure with Entra ID: the token is fetched per process when the provider is first called.
+    const signsIn = p.platform?.kind === 'azure' && p.platform.auth === 'azure-ad';
+    const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? (keyless || signsIn ? '' : undefined);
     const { apiKeyEnv: _env, apiKey: _key, storedKeyUnreadable: _unreadable, ...rest } = p;
     const configured = Boolean(baseUrl) && apiKey !== undefined;
     return { ...rest, protocol: p.protocol as UpstreamProtocolId, baseUrl, apiKey, configured, ...(configured ? {} : { toConfigure: toConfigure(p, baseUrl, keyless) }) };

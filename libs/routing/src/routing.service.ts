@@ -176,6 +176,7 @@ export class RoutingService {
         protocol: c.provider.protocol,
         baseUrl: c.provider.baseUrl!,
         apiKey: c.provider.apiKey!,
+        ...(c.provider.platform ? { platform: c.provider.platform } : {}),
         upstreamModel: c.endpoint.upstreamModel,
         maxCompletionTokens: c.endpoint.maxCompletionTokens,
         reasoning: c.endpoint.supportsReasoning,

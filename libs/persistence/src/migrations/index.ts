@@ -15,11 +15,12 @@ import { ModelRouterPrior1733300000000 } from './1733300000000-model-router-prio
 import { LedgerListIndexes1733400000000 } from './1733400000000-ledger-list-indexes';
 import { AdminSessionTokenBinding1733460000000 } from './1733460000000-admin-session-token-binding';
 import { LedgerSetAside1733510000000 } from './1733510000000-ledger-set-aside';
+import { ProviderPlatform1733520000000 } from './1733520000000-provider-platform';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
 export const MIGRATIONS = [
   InitialSchema1732200000000, Registry1732300000000, RequestLog1732400000000, KeyRouteKnob1732500000000, ClientRequestId1732600000000, TeamsBudgets1732800000000,
   LedgerCoveringIndexes1732860000000, ProviderProtocolOpen1732900000000, EmbeddingModels1732950000000, StoredAnswers1733000000000, DashboardSessionsAudit1733100000000,
   StoredAnswersJson1733200000000, StoredAnswersChain1733250000000, ModelRouterPrior1733300000000, LedgerListIndexes1733400000000,
-  AdminSessionTokenBinding1733460000000, LedgerSetAside1733510000000,
+  AdminSessionTokenBinding1733460000000, LedgerSetAside1733510000000, ProviderPlatform1733520000000,
 ];
