@@ -108,7 +108,7 @@ export class AdminRegistryController {
       slug: p.slug,
       protocol: p.protocol,
       base_url: p.baseUrl,
-      ...(p.platform ? { platform: p.platform.kind, auth: p.platform.auth, ...(p.platform.apiVersion ? { api_version: p.platform.apiVersion } : {}) } : {}),
+      ...platformFields(p),
       configured: p.configured,
       has_api_key: Boolean(p.apiKey),
       data_collection: p.dataCollection,
@@ -127,4 +127,12 @@ function usdPerMillionTokens(pricing: EndpointPricing): Record<string, string> {
   if (pricing.input_cache_read !== undefined) out['input_cache_read'] = perMillionTokens(pricing.input_cache_read);
   if (pricing.input_cache_write !== undefined) out['input_cache_write'] = perMillionTokens(pricing.input_cache_write);
   return out;
+}
+
+/** A provider's platform settings as the admin API and the providers file write them. */
+function platformFields(p: ResolvedProvider): Record<string, string> {
+  const platform = p.platform;
+  if (!platform) return {};
+  if (platform.kind === 'vertex') return { platform: 'vertex', project: platform.project, location: platform.location };
+  return { platform: 'azure', auth: platform.auth, ...(platform.apiVersion ? { api_version: platform.apiVersion } : {}) };
 }

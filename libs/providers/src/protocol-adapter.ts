@@ -106,7 +106,7 @@ export class ProtocolAdapter implements ProviderAdapter {
   private async postThroughPlatform(call: UpstreamCall, defaultUrl: string, defaultHeaders: Record<string, string>, body: unknown) {
     const { target } = call;
     const path = defaultUrl.slice(target.baseUrl.length);
-    const { url, headers } = await platformRequest({ provider: target.provider, platform: target.platform!, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders });
-    return postToUpstream(this.transport, call, url, headers, body, this.descriptor.parseError, this.descriptor.refusesReasoning);
+    const sent = await platformRequest({ provider: target.provider, platform: target.platform!, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders, body });
+    return postToUpstream(this.transport, call, sent.url, sent.headers, sent.body, this.descriptor.parseError, this.descriptor.refusesReasoning);
   }
 }

@@ -130,6 +130,9 @@ export class ProviderEntryDto {
   @IsOptional() @Matches(/^(\d{4}-\d{2}-\d{2}(-preview)?|preview|latest)$/, { message: 'api_version must be an Azure API version such as 2024-10-21 or 2025-04-01-preview' }) api_version?: string;
   /** Azure: `api-key` (the default) or `azure-ad` (an Entra ID token from the default credential chain). */
   @IsOptional() @IsIn(['api-key', 'azure-ad'], { message: 'auth must be api-key or azure-ad' }) auth?: string;
+  /** Vertex AI: the Google Cloud project and location (a region, or `global`). */
+  @IsOptional() @Matches(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, { message: 'project must be a Google Cloud project id' }) project?: string;
+  @IsOptional() @Matches(/^(global|[a-z]+-[a-z]+\d+)$/, { message: 'location must be a Google Cloud region such as us-east5, or global' }) location?: string;
 }
 
 export class ProvidersFileDto {

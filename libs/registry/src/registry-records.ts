@@ -11,14 +11,21 @@ export interface EndpointPricing {
   input_cache_write?: string;
 }
 
-/** A provider reached through a cloud platform (ARCHITECTURE §9): Azure OpenAI so far. */
-export interface ProviderPlatform {
-  kind: 'azure';
-  /** Without one, Azure's v1 API; with one, the deployment paths and `?api-version=`. */
-  apiVersion?: string;
-  /** `api-key` (the provider's key in the `api-key` header) or `azure-ad` (an Entra ID token). */
-  auth: 'api-key' | 'azure-ad';
-}
+/** A provider reached through a cloud platform (ARCHITECTURE §9): Azure OpenAI and Vertex AI so far. */
+export type ProviderPlatform =
+  | {
+      kind: 'azure';
+      /** Without one, Azure's v1 API; with one, the deployment paths and `?api-version=`. */
+      apiVersion?: string;
+      /** `api-key` (the provider's key in the `api-key` header) or `azure-ad` (an Entra ID token). */
+      auth: 'api-key' | 'azure-ad';
+    }
+  | {
+      kind: 'vertex';
+      project: string;
+      /** A region (`us-east5`) or `global`. */
+      location: string;
+    };
 
 export interface ProviderRecord {
   slug: string;

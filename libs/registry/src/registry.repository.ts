@@ -58,7 +58,7 @@ export class RegistryRepository {
          platform_options = EXCLUDED.platform_options, updated_at = now()
        WHERE ${precedence('providers')}`,
       [p.slug, p.protocol, p.baseUrl, p.apiKeyEnv, p.apiKey === null ? null : this.secrets.seal(p.apiKey, apiKeyBinding(p.slug)), p.dataCollection, p.zdr, p.builtin ?? false, p.disabled ?? false, p.source,
-        p.platform?.kind ?? null, p.platform ? JSON.stringify({ auth: p.platform.auth, ...(p.platform.apiVersion ? { api_version: p.platform.apiVersion } : {}) }) : null],
+        p.platform?.kind ?? null, p.platform ? JSON.stringify(platformOptions(p.platform)) : null],
     );
   }
 
@@ -217,6 +217,7 @@ function toProvider(p: ProviderEntity): ProviderRecord {
 }
 
 function toPlatform(kind: string | null, options: Record<string, string> | null): ProviderPlatform | null {
+  if (kind === 'vertex') return { kind, project: options?.['project'] ?? '', location: options?.['location'] ?? 'global' };
   if (kind !== 'azure') return null;
   return { kind, auth: options?.['auth'] === 'azure-ad' ? 'azure-ad' : 'api-key', ...(options?.['api_version'] ? { apiVersion: options['api_version'] } : {}) };
 }
@@ -244,4 +245,10 @@ function toEndpoint(e: EndpointEntity): EndpointRecord {
 
 function apiKeyBinding(slug: string): string {
   return providerSecretBinding(slug, 'api_key');
+}
+
+/** A platform's settings as stored (`platform_options`): never a secret. */
+function platformOptions(platform: ProviderPlatform): Record<string, string> {
+  if (platform.kind === 'vertex') return { project: platform.project, location: platform.location };
+  return { auth: platform.auth, ...(platform.apiVersion ? { api_version: platform.apiVersion } : {}) };
 }

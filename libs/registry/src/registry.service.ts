@@ -6,6 +6,7 @@ import { AUTO_MODEL_NAME } from './catalog';
 import { protocolServes } from './endpoint-kind';
 import { modelNotFound, nearestModelId, parseModelId } from './model-id';
 import type { EndpointRecord, ModelRecord, ProviderRecord } from './registry-records';
+import { platformBaseUrl } from './provider-platform';
 import { RegistryRepository } from './registry.repository';
 import { RegistrySeederService } from './registry-seeder.service';
 
@@ -192,12 +193,12 @@ export class RegistryService implements OnModuleInit {
 
   private resolveProvider(p: ProviderRecord): ResolvedProvider {
     const builtin = p.builtin ? this.config.providers.find((b) => b.slug === p.slug) : undefined;
-    const baseUrl = (builtin?.baseUrl ?? p.baseUrl)?.replace(/\/+$/, '') ?? null;
+    const baseUrl = (builtin?.baseUrl ?? p.baseUrl ?? platformBaseUrl(p.platform))?.replace(/\/+$/, '') ?? null;
     // A provider of the operator's given neither api_key nor api_key_env takes no key (Ollama, vLLM
     // without --api-key): it is called without a credential header.
     const keyless = !p.builtin && !p.platform && p.apiKeyEnv === null && p.apiKey === null && !p.storedKeyUnreadable;
-    // Azure with Entra ID: the token is fetched per process when the provider is first called.
-    const signsIn = p.platform?.kind === 'azure' && p.platform.auth === 'azure-ad';
+    // Azure with Entra ID, and Vertex AI: the token is fetched per process when the provider is first called.
+    const signsIn = (p.platform?.kind === 'azure' && p.platform.auth === 'azure-ad') || p.platform?.kind === 'vertex';
     const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? (keyless || signsIn ? '' : undefined);
     const { apiKeyEnv: _env, apiKey: _key, storedKeyUnreadable: _unreadable, ...rest } = p;
     const configured = Boolean(baseUrl) && apiKey !== undefined;

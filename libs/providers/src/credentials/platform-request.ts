@@ -1,16 +1,33 @@
 import { AzureAdToken } from './azure-ad-token';
+import { GoogleAccessToken } from './google-access-token';
 import { credentialFailure, type UpstreamCredential } from './upstream-credential';
 
 /** How a provider is reached through a cloud platform (ARCHITECTURE §9); absent for the public APIs. */
-export type PlatformTarget = { kind: 'azure'; apiVersion?: string; auth: 'api-key' | 'azure-ad' };
+export type PlatformTarget =
+  | { kind: 'azure'; apiVersion?: string; auth: 'api-key' | 'azure-ad' }
+  | { kind: 'vertex'; project: string; location: string };
 
-/** One Entra ID token source per provider for the whole process: every replica worker shares its cache. */
-const azureTokens = new Map<string, UpstreamCredential>();
+/** The anthropic_version Claude on Vertex AI takes in the body. */
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-function azureToken(provider: string): UpstreamCredential {
-  let token = azureTokens.get(provider);
-  if (!token) azureTokens.set(provider, (token = new AzureAdToken()));
+/**
+ * One token source per identity for the whole process — Application Default Credentials, the
+ * Entra ID default chain — whatever number of providers use it: its cache serves every call.
+ */
+const tokens = new Map<string, UpstreamCredential>();
+
+function tokenFor(identity: 'google-adc' | 'azure-default', make: () => UpstreamCredential): UpstreamCredential {
+  let token = tokens.get(identity);
+  if (!token) tokens.set(identity, (token = make()));
   return token;
+}
+
+async function bearer(provider: string, credential: UpstreamCredential, url: string, headers: Record<string, string>): Promise<Record<string, string>> {
+  try {
+    return { ...headers, ...(await credential.headers({ method: 'POST', url, headers, body: '' })) };
+  } catch (error) {
+    throw credentialFailure(provider, credential.describe, error);
+  }
 }
 
 /**
@@ -21,16 +38,53 @@ function azureToken(provider: string): UpstreamCredential {
  *   with it, the deployment's own path and `?api-version=`;
  * - the key goes in `api-key`, or (`auth: azure-ad`) an Entra ID bearer token replaces it.
  */
-export async function platformRequest(input: {
+export interface PlatformRequestInput {
   provider: string;
   platform: PlatformTarget;
   baseUrl: string;
   upstreamModel: string;
-  /** The protocol's path under its base (`/chat/completions`, `/responses`, `/embeddings`). */
+  /** The protocol's path under its base (`/chat/completions`, `/v1/messages`, `/v1beta/models/m:generateContent`). */
   path: string;
   apiKey: string;
   headers: Record<string, string>;
-}): Promise<{ url: string; headers: Record<string, string> }> {
+  /** The encoded request body (an object), for platforms that move fields between body and URL. */
+  body?: unknown;
+}
+
+export interface PlatformRequest {
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export function platformRequest(input: PlatformRequestInput): Promise<PlatformRequest> {
+  return input.platform.kind === 'azure' ? azureRequest({ ...input, platform: input.platform }) : vertexRequest({ ...input, platform: input.platform });
+}
+
+/**
+ * Vertex AI: the model under the project's publishers, a bearer token from Application Default
+ * Credentials. Gemini keeps its body; Claude (`rawPredict` / `streamRawPredict`) names the model
+ * only in the URL and its API version in the body.
+ */
+async function vertexRequest(input: PlatformRequestInput & { platform: Extract<PlatformTarget, { kind: 'vertex' }> }): Promise<PlatformRequest> {
+  const { platform, baseUrl, path, upstreamModel, body } = input;
+  const { 'x-goog-api-key': _gemini, 'x-api-key': _anthropic, 'anthropic-version': _version, ...headers } = input.headers;
+  const base = `${baseUrl}/v1/projects/${encodeURIComponent(platform.project)}/locations/${encodeURIComponent(platform.location)}/publishers`;
+  const gemini = /^\/v1beta\/models\/([^:]+):(.+)$/.exec(path);
+  let url: string;
+  let sent = body;
+  if (gemini) {
+    url = `${base}/google/models/${gemini[1]}:${gemini[2]}`;
+  } else {
+    const { model: _model, ...rest } = (body ?? {}) as Record<string, unknown>;
+    url = `${base}/anthropic/models/${encodeURIComponent(upstreamModel)}:${rest['stream'] === true ? 'streamRawPredict' : 'rawPredict'}`;
+    sent = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest };
+  }
+  const credential = tokenFor('google-adc', () => new GoogleAccessToken());
+  return { url, headers: await bearer(input.provider, credential, url, headers), body: sent };
+}
+
+async function azureRequest(input: PlatformRequestInput & { platform: Extract<PlatformTarget, { kind: 'azure' }> }): Promise<PlatformRequest> {
   const { platform, baseUrl, path, upstreamModel } = input;
   const { authorization: _public, ...headers } = input.headers;
   const url = platform.apiVersion === undefined
@@ -38,11 +92,6 @@ export async function platformRequest(input: {
     : path === '/responses'
       ? `${baseUrl}/openai/responses?api-version=${encodeURIComponent(platform.apiVersion)}`
       : `${baseUrl}/openai/deployments/${encodeURIComponent(upstreamModel)}${path}?api-version=${encodeURIComponent(platform.apiVersion)}`;
-  if (platform.auth === 'api-key') return { url, headers: { ...headers, 'api-key': input.apiKey } };
-  const credential = azureToken(input.provider);
-  try {
-    return { url, headers: { ...headers, ...(await credential.headers({ method: 'POST', url, headers, body: '' })) } };
-  } catch (error) {
-    throw credentialFailure(input.provider, credential.describe, error);
-  }
+  if (platform.auth === 'api-key') return { url, headers: { ...headers, 'api-key': input.apiKey }, body: input.body };
+  return { url, headers: await bearer(input.provider, tokenFor('azure-default', () => new AzureAdToken()), url, headers), body: input.body };
 }
