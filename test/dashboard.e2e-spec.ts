@@ -305,6 +305,27 @@ describe('the dashboard in a browser', () => {
     expect((await adminCall(stack.gateway, 'GET', '/admin/keys')).status).toBe(200);
   });
 
+  it('adds an Azure OpenAI deployment from the page: the resource, the v1 API, the key sent as api-key (issue 28)', async () => {
+    await nav('Providers').click();
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByLabel('Platform').selectOption('azure');
+    await page.getByLabel('Slug').fill('azure-east');
+    await page.getByLabel('Base URL').fill(stack.sim.url);
+    await page.getByLabel('API key').fill('azure-key-000000');
+    await page.getByLabel('Model id').fill('rosetta/azure-gpt-4o');
+    await page.getByLabel('Deployment').fill('gpt-4o-prod');
+    await page.getByLabel('Input $ / M tokens').fill('2.5');
+    await page.getByLabel('Output $ / M tokens').fill('10');
+    await screenshot(page, 'providers-azure-form');
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByRole('region', { name: 'Provider azure-east' }).getByText(`Azure OpenAI · openai · ${stack.sim.url}`).waitFor();
+    const stored = (await adminCall(stack.gateway, 'GET', '/admin/providers')).body.find((p: any) => p.slug === 'azure-east');
+    expect(stored).toMatchObject({ platform: 'azure', auth: 'api-key', configured: true, endpoints: [expect.objectContaining({ upstream_model: 'gpt-4o-prod', usd_per_million_tokens: { prompt: '2.5', completion: '10' } })] });
+    const reply = await sdk(stack.key).chat.completions.create({ model: 'rosetta/azure-gpt-4o', messages: [{ role: 'user', content: 'via Azure' }] });
+    expect(reply.choices[0]!.message.content).toBe('Simulated reply from gpt-4o-prod: via Azure');
+    expect(stack.sim.requests().at(-1)).toMatchObject({ protocol: 'azure-openai', path: '/openai/v1/chat/completions', headers: expect.objectContaining({ 'api-key': 'azure-key-000000' }) });
+  });
+
   it('fits the Requests table in a 1280 × 800 window: long model and key names cut short, the whole name in a tooltip', async () => {
     const model = 'rosetta/customer-support-llama-3.3-70b-instruct-finetune-2026-11-28-v2';
     const keyName = 'nightly-evaluation-pipeline-for-the-research-team-in-eu-west-1';

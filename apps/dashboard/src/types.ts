@@ -123,6 +123,12 @@ export interface Provider {
   builtin: boolean;
   source: string;
   endpoints: ProviderEndpoint[];
+  /** A cloud platform (`azure`, `vertex`) and its settings, when the provider is reached through one. */
+  platform?: string;
+  auth?: string;
+  api_version?: string;
+  project?: string;
+  location?: string;
 }
 
 export interface AuditEntry {

@@ -62,7 +62,7 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
         <section class="panel provider" key={provider.slug} aria-label={`Provider ${provider.slug}`}>
           <header class="provider-head">
             <h2>{provider.slug}</h2>
-            <span class="muted">{provider.protocol} · {provider.base_url ?? 'no address'}</span>
+            <span class="muted">{platformLabel(provider)}{provider.protocol} · {provider.base_url ?? 'no address'}</span>
             {provider.disabled ? <Badge tone="neutral">Disabled</Badge> : provider.configured ? <Badge tone="ok">Configured</Badge> : <Badge tone="warn">No key: not called</Badge>}
             {canWrite && provider.protocol === 'openai' && !provider.builtin && (
               <button type="button" class="secondary small" onClick={() => setEditing(provider)} aria-label={`Edit provider ${provider.slug}`}>Edit</button>
@@ -99,4 +99,11 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
       ))}
     </>
   );
+}
+
+/** `Azure OpenAI · ` / `Vertex AI (project, location) · ` before the protocol, for cloud providers. */
+function platformLabel(provider: Provider): string {
+  if (provider.platform === 'azure') return `Azure OpenAI${provider.auth === 'azure-ad' ? ' (Entra ID)' : ''} · `;
+  if (provider.platform === 'vertex') return `Vertex AI (${provider.project}, ${provider.location}) · `;
+  return '';
 }
