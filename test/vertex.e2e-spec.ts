@@ -49,6 +49,8 @@ describe('Vertex AI providers', () => {
       `    base_url: ${sim.url}`,
       '    endpoints:',
       endpoint('rosetta/vertex-sonnet', 'claude-sonnet-4-5@20250929'),
+      // The catalog's Claude model on Vertex too, beside the built-in anthropic provider.
+      endpoint('rosetta/claude-sonnet-4-5', 'claude-sonnet-4-5@20250929'),
     ].join('\n'));
     gateway = await startGateway({
       DATABASE_URL: db.url,
@@ -109,6 +111,20 @@ describe('Vertex AI providers', () => {
     const reply = await openai.chat.completions.create({ model: 'rosetta/vertex-sonnet', messages: [{ role: 'user', content: 'OpenAI to Claude on Vertex' }] });
     expect(reply.choices[0]!.message.content).toBe('Simulated reply from claude-sonnet-4-5@20250929: OpenAI to Claude on Vertex');
     expect(last('vertex-anthropic').path).toBe('/v1/projects/acme-prod/locations/global/publishers/anthropic/models/claude-sonnet-4-5%4020250929:rawPredict');
+  });
+
+  it("one Claude model on anthropic and on vertex: provider_order picks Vertex, and a throttled Vertex falls back to Anthropic's API", async () => {
+    const ask = (content: string) =>
+      openai.chat.completions.create({ model: 'rosetta/claude-sonnet-4-5', messages: [{ role: 'user', content }], provider_order: ['vertex-claude', 'anthropic'] } as OpenAI.ChatCompletionCreateParamsNonStreaming).withResponse();
+    const first = await ask('Vertex first');
+    expect(first.response.headers.get('x-rosetta-provider')).toBe('vertex-claude');
+    sim.script({ match: 'Vertex is busy', model: 'claude-sonnet-4-5@20250929', reply: { error: { status: 429, type: 'rate_limit_error', message: 'Quota exceeded' } } });
+    const second = await ask('Vertex is busy');
+    expect(second.response.headers.get('x-rosetta-provider')).toBe('anthropic');
+    expect(second.data.choices[0]!.message.content).toBe('Simulated reply from claude-sonnet-4-5: Vertex is busy');
+    const tried = sim.requests().filter((r) => JSON.stringify(r.body).includes('Vertex is busy')).map((r) => r.protocol);
+    expect(tried[0]).toBe('vertex-anthropic');
+    expect(tried.at(-1)).toBe('anthropic');
   });
 
   it('one token for every call of the process, both providers included (the metadata server is asked once)', () => {
