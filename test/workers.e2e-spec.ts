@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
@@ -65,12 +66,17 @@ describe('WORKERS=2: one replica, two node:cluster workers, against PostgreSQL a
   let db: { url: string; drop(): Promise<void> };
   let gateway: GatewayProcess;
 
-  const ask = (key: string, body: Record<string, unknown> = {}) =>
-    fetch(`${gateway.url}/v1/chat/completions`, {
+  /** `fresh`: on a connection of its own, which the primary hands to the next worker in turn. */
+  const ask = (key: string, body: Record<string, unknown> = {}, fresh = false): Promise<Response> => {
+    const url = `${gateway.url}/v1/chat/completions`;
+    const init = {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], ...body }),
-    });
+    };
+    // Reused keep-alive connections may all lead to one worker; a new Agent has none to reuse.
+    return fresh ? (undiciFetch(url, { ...init, dispatcher: new Agent() }) as unknown as Promise<Response>) : fetch(url, init);
+  };
 
   beforeAll(async () => {
     sim = await startSimulator();
@@ -162,7 +168,7 @@ describe('WORKERS=2: one replica, two node:cluster workers, against PostgreSQL a
     sim.script({ match: marker, reply: { text: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), tokensPerSecond: 20 } });
     const streams = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const res = await ask(key, { stream: true, messages: [{ role: 'user', content: marker }] });
+        const res = await ask(key, { stream: true, messages: [{ role: 'user', content: marker }] }, true);
         expect(res.status).toBe(200);
         const reader = res.body!.getReader();
         await reader.read(); // the first chunk: the stream is open upstream
