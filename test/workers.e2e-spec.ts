@@ -212,7 +212,7 @@ describe('WORKERS forced to one process', () => {
     try {
       const gateway = await startGateway({ WORKERS: '2', DATABASE_URL: db.url });
       started.push(gateway);
-      expect(gateway.output().match(/running one process, not WORKERS=2: without REDIS_URL/g)).toHaveLength(1);
+      expect(gateway.output().match(/running one process, not WORKERS=2 \(one per core unless set\): without REDIS_URL/g)).toHaveLength(1);
       expect(gateway.output()).not.toMatch(/starting workers|"worker":/);
       expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       await gateway.stop();
@@ -226,7 +226,7 @@ describe('WORKERS forced to one process', () => {
     try {
       const gateway = await startGateway({ WORKERS: '2', REDIS_URL: TEST_REDIS_URL, ROSETTA_DATA_DIR: dataDir });
       started.push(gateway);
-      expect(gateway.output().match(/running one process, not WORKERS=2: the embedded database/g)).toHaveLength(1);
+      expect(gateway.output().match(/running one process, not WORKERS=2 \(one per core unless set\): the embedded database/g)).toHaveLength(1);
       expect(gateway.output()).not.toMatch(/starting workers|"worker":/);
       expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
       await gateway.stop();

@@ -17,14 +17,14 @@ describe('planWorkers', () => {
   it('forces one process on the embedded database, saying why', () => {
     expect(planWorkers({ workers: 8, databaseUrl: undefined, redisUrl: SHARED.redisUrl })).toEqual({
       count: 1,
-      forcedBecause: 'running one process, not WORKERS=8: the embedded database (no DATABASE_URL) can be opened by one process only',
+      forcedBecause: 'running one process, not WORKERS=8 (one per core unless set): the embedded database (no DATABASE_URL) can be opened by one process only',
     });
   });
 
   it('forces one process without Redis, whose in-memory limits workers would not share', () => {
     expect(planWorkers({ workers: 2, databaseUrl: SHARED.databaseUrl, redisUrl: undefined })).toEqual({
       count: 1,
-      forcedBecause: 'running one process, not WORKERS=2: without REDIS_URL rate limits are counted in memory, which workers would not share',
+      forcedBecause: 'running one process, not WORKERS=2 (one per core unless set): without REDIS_URL rate limits are counted in memory, which workers would not share',
     });
   });
 

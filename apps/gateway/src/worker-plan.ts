@@ -16,10 +16,10 @@ export interface WorkerPlan {
 export function planWorkers(config: Pick<RosettaConfig, 'workers' | 'redisUrl' | 'databaseUrl'>): WorkerPlan {
   if (config.workers <= 1) return { count: 1 };
   if (!config.databaseUrl) {
-    return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers}: the embedded database (no DATABASE_URL) can be opened by one process only` };
+    return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers} (one per core unless set): the embedded database (no DATABASE_URL) can be opened by one process only` };
   }
   if (!config.redisUrl) {
-    return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers}: without REDIS_URL rate limits are counted in memory, which workers would not share` };
+    return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers} (one per core unless set): without REDIS_URL rate limits are counted in memory, which workers would not share` };
   }
   return { count: config.workers };
 }
