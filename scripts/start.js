@@ -11,7 +11,8 @@ const root = join(__dirname, '..');
 const env = { ...process.env };
 // A PROVIDERS_FILE alone keeps the simulator for the built-in providers: the file's providers
 // serve their models beside it, as providers added through the admin API do.
-const hasCredentials = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'].some((n) => env[n]);
+// A cloud's variables (BEDROCK_REGION, VERTEX_PROJECT) are credentials too: real models serve.
+const hasCredentials = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'BEDROCK_REGION', 'VERTEX_PROJECT'].some((n) => env[n]);
 
 /**
  * The simulator runs in its own process group, so a Ctrl-C or a group SIGTERM meant for the

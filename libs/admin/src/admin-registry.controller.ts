@@ -134,5 +134,6 @@ function platformFields(p: ResolvedProvider): Record<string, string> {
   const platform = p.platform;
   if (!platform) return {};
   if (platform.kind === 'vertex') return { platform: 'vertex', project: platform.project, location: platform.location };
+  if (platform.kind === 'bedrock') return { platform: 'bedrock', region: platform.region };
   return { platform: 'azure', auth: platform.auth, ...(platform.apiVersion ? { api_version: platform.apiVersion } : {}) };
 }

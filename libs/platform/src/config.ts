@@ -23,9 +23,15 @@ export interface UpstreamTimeouts {
 }
 
 export interface BuiltinProviderConfig {
-  slug: 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
+  slug: 'openai' | 'openai-responses' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'vertex-anthropic';
   apiKey?: string;
+  /** Empty for a cloud provider whose variables are unset; from the platform otherwise. */
   baseUrl: string;
+  /**
+   * A cloud provider's platform, from its variables (BEDROCK_REGION; VERTEX_PROJECT and
+   * VERTEX_LOCATION); `null` while they are unset, which leaves the provider off.
+   */
+  cloud?: { kind: 'bedrock'; region: string } | { kind: 'vertex'; project: string; location: string } | null;
 }
 
 export interface RosettaConfig {
@@ -150,7 +156,34 @@ function aliases(env: Env, namespace: string): { pattern: string; target: string
 }
 
 /** The variables that give a built-in provider its key: any of them turns the bundled simulator off. */
-export const BUILTIN_KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'] as const;
+export const BUILTIN_KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'BEDROCK_REGION', 'VERTEX_PROJECT'] as const;
+
+/**
+ * The built-in cloud providers (ARCHITECTURE §9): `bedrock` (Converse) from BEDROCK_REGION, with
+ * SigV4 from the AWS default chain or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK; `vertex`
+ * (Gemini) and `vertex-anthropic` (Claude) from VERTEX_PROJECT and VERTEX_LOCATION (default
+ * `global`), with Application Default Credentials. `*_BASE_URL` names a private endpoint.
+ */
+function cloudProviders(env: Env): BuiltinProviderConfig[] {
+  const region = str(env, 'BEDROCK_REGION');
+  if (region !== undefined && !/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region)) throw new ConfigError('BEDROCK_REGION', 'must be an AWS region such as us-east-1');
+  const project = str(env, 'VERTEX_PROJECT');
+  if (project !== undefined && !/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/.test(project)) throw new ConfigError('VERTEX_PROJECT', 'must be a Google Cloud project id');
+  const location = str(env, 'VERTEX_LOCATION') ?? 'global';
+  if (!/^(global|[a-z]+-[a-z]+\d+)$/.test(location)) throw new ConfigError('VERTEX_LOCATION', 'must be a Google Cloud region such as us-east5, or global');
+  const vertexBase = url(env, 'VERTEX_BASE_URL', location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`)!;
+  const vertex = project === undefined ? null : { kind: 'vertex' as const, project, location };
+  return [
+    {
+      slug: 'bedrock',
+      apiKey: region === undefined ? undefined : (str(env, 'AWS_BEARER_TOKEN_BEDROCK') ?? ''),
+      baseUrl: region === undefined ? '' : url(env, 'BEDROCK_BASE_URL', `https://bedrock-runtime.${region}.amazonaws.com`)!,
+      cloud: region === undefined ? null : { kind: 'bedrock', region },
+    },
+    { slug: 'vertex', apiKey: vertex ? '' : undefined, baseUrl: vertex ? vertexBase : '', cloud: vertex },
+    { slug: 'vertex-anthropic', apiKey: vertex ? '' : undefined, baseUrl: vertex ? vertexBase : '', cloud: vertex },
+  ];
+}
 
 export function loadConfig(env: Env = process.env): RosettaConfig {
   const namespace = str(env, 'MODEL_NAMESPACE') ?? 'rosetta';
@@ -199,6 +232,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
           { slug: 'openai-responses', apiKey: str(env, 'OPENAI_API_KEY'), baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1')! },
           { slug: 'anthropic', apiKey: str(env, 'ANTHROPIC_API_KEY'), baseUrl: url(env, 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com')! },
           { slug: 'gemini', apiKey: str(env, 'GEMINI_API_KEY'), baseUrl: url(env, 'GEMINI_BASE_URL', 'https://generativelanguage.googleapis.com')! },
+          ...cloudProviders(env),
         ],
     providersFile: str(env, 'PROVIDERS_FILE'),
     routerArtefact: str(env, 'ROUTER_ARTEFACT'),

@@ -55,11 +55,17 @@ export class HttpTransport {
   }
 }
 
+/** A body already encoded, sent byte for byte: a signature (SigV4) covers exactly these bytes. */
+export class EncodedBody {
+  constructor(readonly text: string) {}
+}
+
 /**
  * The wire body, before anything is sent: a body the gateway cannot encode (nesting past what
  * JSON.stringify's recursion allows) is the request's fault, never the upstream's.
  */
-function serialise(body: unknown): string {
+export function serialise(body: unknown): string {
+  if (body instanceof EncodedBody) return body.text;
   try {
     return JSON.stringify(body);
   } catch (error) {

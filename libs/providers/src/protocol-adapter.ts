@@ -6,6 +6,7 @@ import type { HttpTransport } from './http-transport';
 import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapter, UpstreamCall, UpstreamEmbeddingCall } from './provider-adapter';
 import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured, scanSse } from './upstream-call';
 import { REASONING_REFUSED } from './upstream-error';
+import { bedrockErrorParser } from './credentials/bedrock-error';
 import { platformRequest } from './credentials/platform-request';
 
 /** Endpoints remembered as not reasoning, oldest forgotten first (a forgotten one costs one more refusal). */
@@ -70,6 +71,8 @@ export class ProtocolAdapter implements ProviderAdapter {
     const upstream = await this.post(call, body, true);
     const secrets = [call.target.apiKey];
     const chunks = bodyChunks(upstream.body);
+    const platformStream = call.target.platform && this.descriptor.platformStreams?.[call.target.platform.kind];
+    if (platformStream) return { events: decodeChunks(platformStream(chunks), this.descriptor.streamDecoder(), secrets), warnings };
     const scanner = this.passThrough(call);
     if (scanner) return { events: scanSse(chunks, scanner, secrets), warnings, passThrough: true };
     return { events: decodeChunks(this.descriptor.parseStream(chunks), this.descriptor.streamDecoder(), secrets), warnings };
@@ -106,7 +109,9 @@ export class ProtocolAdapter implements ProviderAdapter {
   private async postThroughPlatform(call: UpstreamCall, defaultUrl: string, defaultHeaders: Record<string, string>, body: unknown) {
     const { target } = call;
     const path = defaultUrl.slice(target.baseUrl.length);
-    const sent = await platformRequest({ provider: target.provider, platform: target.platform!, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders, body });
-    return postToUpstream(this.transport, call, sent.url, sent.headers, sent.body, this.descriptor.parseError, this.descriptor.refusesReasoning);
+    const platform = target.platform!;
+    const sent = await platformRequest({ provider: target.provider, platform, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders, body });
+    const parseError = platform.kind === 'bedrock' ? bedrockErrorParser(this.descriptor.parseError) : this.descriptor.parseError;
+    return postToUpstream(this.transport, call, sent.url, sent.headers, sent.body, parseError, this.descriptor.refusesReasoning);
   }
 }

@@ -15,7 +15,7 @@ export async function postToUpstream(
   url: string,
   headers: Record<string, string>,
   body: unknown,
-  parseError: (text: string) => { message: string },
+  parseError: (text: string, headers: UpstreamResponse['headers']) => { message: string },
   refusesReasoning?: (status: number, text: string) => boolean,
 ): Promise<UpstreamResponse> {
   const sent = call.traceHeaders ? { ...headers, ...call.traceHeaders } : headers;
@@ -27,7 +27,7 @@ export async function postToUpstream(
     throw upstreamHttpError(502, `the upstream answered with a redirect (${response.status}), which is not followed`);
   }
   const text = await response.body.text().catch(() => '');
-  const parsed = parseError(text) as { message: string; code?: string };
+  const parsed = parseError(text, response.headers) as { message: string; code?: string };
   throw upstreamHttpError(response.status, parsed.message, {
     retryAfterMs: parseRetryAfter(response.headers),
     secrets: [call.target.apiKey],

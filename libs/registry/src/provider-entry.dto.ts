@@ -133,6 +133,8 @@ export class ProviderEntryDto {
   /** Vertex AI: the Google Cloud project and location (a region, or `global`). */
   @IsOptional() @Matches(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, { message: 'project must be a Google Cloud project id' }) project?: string;
   @IsOptional() @Matches(/^(global|[a-z]+-[a-z]+\d+)$/, { message: 'location must be a Google Cloud region such as us-east5, or global' }) location?: string;
+  /** Bedrock: the AWS region (us-east-1, eu-central-1, …). */
+  @IsOptional() @Matches(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, { message: 'region must be an AWS region such as us-east-1 or eu-central-1' }) region?: string;
 }
 
 export class ProvidersFileDto {

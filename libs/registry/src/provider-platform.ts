@@ -6,11 +6,12 @@ const AZURE_PROTOCOLS = ['openai', 'openai-responses'];
 const VERTEX_PROTOCOLS = ['gemini', 'anthropic'];
 const AZURE_FIELDS = ['api_version', 'auth'] as const;
 const VERTEX_FIELDS = ['project', 'location'] as const;
+const BEDROCK_PROTOCOLS = ['bedrock-converse', 'anthropic'];
+const BEDROCK_FIELDS = ['region'] as const;
 
 /**
  * A provider entry's cloud platform (ARCHITECTURE §9), checked before anything is written: each
- * platform's protocols, required settings, and settings that make sense only with it. Bedrock is
- * refused until this version can call it.
+ * platform's protocols, required settings, and settings that make sense only with it.
  */
 export function providerPlatform(entry: ProviderEntryDto): ProviderPlatform | null {
   const where = `Provider '${entry.slug}'`;
@@ -19,10 +20,30 @@ export function providerPlatform(entry: ProviderEntryDto): ProviderPlatform | nu
   };
   if (entry.platform !== 'azure') stray(AZURE_FIELDS, 'azure');
   if (entry.platform !== 'vertex') stray(VERTEX_FIELDS, 'vertex');
-  if (entry.platform === undefined) return null;
+  if (entry.platform !== 'bedrock') stray(BEDROCK_FIELDS, 'bedrock');
+  if (entry.platform === undefined) {
+    if (entry.protocol === 'bedrock-converse') throw GatewayError.invalidRequest(`${where}: protocol bedrock-converse needs platform: bedrock and a region`, 'platform');
+    return null;
+  }
   if (entry.platform === 'azure') return azure(entry, where);
   if (entry.platform === 'vertex') return vertex(entry, where);
-  throw GatewayError.invalidRequest(`${where}: platform '${entry.platform}' is not available in this version; azure and vertex are (Bedrock is being added)`, 'platform');
+  return bedrock(entry, where);
+}
+
+/**
+ * Bedrock: Converse for every model it sells, or Claude's own Messages body through invoke. With
+ * `api_key_env` / `api_key` the key is a Bedrock API key (a bearer); without, SigV4 from the AWS
+ * default credential chain.
+ */
+function bedrock(entry: ProviderEntryDto, where: string): ProviderPlatform {
+  if (!BEDROCK_PROTOCOLS.includes(entry.protocol)) {
+    throw GatewayError.invalidRequest(`${where}: Bedrock speaks protocol bedrock-converse (every model) or anthropic (Claude through invoke), not '${entry.protocol}'`, 'protocol');
+  }
+  if (!entry.region) throw GatewayError.invalidRequest(`${where}: region is required with platform: bedrock (e.g. region: us-east-1)`, 'region');
+  if ((entry.endpoints ?? []).some((e) => e.kind === 'embedding')) {
+    throw GatewayError.invalidRequest(`${where}: embedding models on Bedrock are not available in this version`, 'endpoints');
+  }
+  return { kind: 'bedrock', region: entry.region };
 }
 
 function azure(entry: ProviderEntryDto, where: string): ProviderPlatform {
@@ -57,6 +78,7 @@ function vertex(entry: ProviderEntryDto, where: string): ProviderPlatform {
 
 /** Where a platform provider is reached when its entry names no base_url. */
 export function platformBaseUrl(platform: ProviderPlatform | null | undefined): string | null {
+  if (platform?.kind === 'bedrock') return `https://bedrock-runtime.${platform.region}.amazonaws.com`;
   if (platform?.kind !== 'vertex') return null;
   return platform.location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${platform.location}-aiplatform.googleapis.com`;
 }

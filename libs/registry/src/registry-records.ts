@@ -11,7 +11,7 @@ export interface EndpointPricing {
   input_cache_write?: string;
 }
 
-/** A provider reached through a cloud platform (ARCHITECTURE §9): Azure OpenAI and Vertex AI so far. */
+/** A provider reached through a cloud platform (ARCHITECTURE §9): Azure OpenAI, AWS Bedrock, Google Vertex AI. */
 export type ProviderPlatform =
   | {
       kind: 'azure';
@@ -19,6 +19,11 @@ export type ProviderPlatform =
       apiVersion?: string;
       /** `api-key` (the provider's key in the `api-key` header) or `azure-ad` (an Entra ID token). */
       auth: 'api-key' | 'azure-ad';
+    }
+  | {
+      /** SigV4 from the AWS default credential chain, or a Bedrock API key as a bearer. */
+      kind: 'bedrock';
+      region: string;
     }
   | {
       kind: 'vertex';

@@ -218,6 +218,7 @@ function toProvider(p: ProviderEntity): ProviderRecord {
 
 function toPlatform(kind: string | null, options: Record<string, string> | null): ProviderPlatform | null {
   if (kind === 'vertex') return { kind, project: options?.['project'] ?? '', location: options?.['location'] ?? 'global' };
+  if (kind === 'bedrock') return { kind, region: options?.['region'] ?? '' };
   if (kind !== 'azure') return null;
   return { kind, auth: options?.['auth'] === 'azure-ad' ? 'azure-ad' : 'api-key', ...(options?.['api_version'] ? { apiVersion: options['api_version'] } : {}) };
 }
@@ -250,5 +251,6 @@ function apiKeyBinding(slug: string): string {
 /** A platform's settings as stored (`platform_options`): never a secret. */
 function platformOptions(platform: ProviderPlatform): Record<string, string> {
   if (platform.kind === 'vertex') return { project: platform.project, location: platform.location };
+  if (platform.kind === 'bedrock') return { region: platform.region };
   return { auth: platform.auth, ...(platform.apiVersion ? { api_version: platform.apiVersion } : {}) };
 }

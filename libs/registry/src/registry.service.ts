@@ -39,6 +39,9 @@ const BUILTIN_KEY_VARIABLE: Readonly<Record<string, string>> = {
   'openai-responses': 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
   gemini: 'GEMINI_API_KEY',
+  bedrock: 'BEDROCK_REGION',
+  vertex: 'VERTEX_PROJECT',
+  'vertex-anthropic': 'VERTEX_PROJECT',
 };
 
 /**
@@ -191,14 +194,25 @@ export class RegistryService implements OnModuleInit {
     return [...this.providersBySlug.values()];
   }
 
-  private resolveProvider(p: ProviderRecord): ResolvedProvider {
-    const builtin = p.builtin ? this.config.providers.find((b) => b.slug === p.slug) : undefined;
+  private resolveProvider(record: ProviderRecord): ResolvedProvider {
+    const builtin = record.builtin ? this.config.providers.find((b) => b.slug === record.slug) : undefined;
+    // A built-in cloud provider takes its platform from its variables; unset, it stays off.
+    const cloud = record.builtin && record.platform ? (builtin?.cloud ?? null) : undefined;
+    if (cloud === null) {
+      const { apiKeyEnv: _env, apiKey: _key, storedKeyUnreadable: _unreadable, ...off } = record;
+      return { ...off, baseUrl: null, apiKey: undefined, configured: false, toConfigure: `set ${BUILTIN_KEY_VARIABLE[record.slug] ?? 'its variables'}` };
+    }
+    const p: ProviderRecord = cloud ? { ...record, platform: cloud } : record;
     const baseUrl = (builtin?.baseUrl ?? p.baseUrl ?? platformBaseUrl(p.platform))?.replace(/\/+$/, '') ?? null;
     // A provider of the operator's given neither api_key nor api_key_env takes no key (Ollama, vLLM
     // without --api-key): it is called without a credential header.
     const keyless = !p.builtin && !p.platform && p.apiKeyEnv === null && p.apiKey === null && !p.storedKeyUnreadable;
-    // Azure with Entra ID, and Vertex AI: the token is fetched per process when the provider is first called.
-    const signsIn = (p.platform?.kind === 'azure' && p.platform.auth === 'azure-ad') || p.platform?.kind === 'vertex';
+    // Azure with Entra ID, Vertex AI, and Bedrock without an API key: the token or the AWS
+    // credentials are fetched per process when the provider is first called.
+    const signsIn =
+      (p.platform?.kind === 'azure' && p.platform.auth === 'azure-ad') ||
+      p.platform?.kind === 'vertex' ||
+      (p.platform?.kind === 'bedrock' && p.apiKeyEnv === null && p.apiKey === null && !p.storedKeyUnreadable);
     const apiKey = builtin?.apiKey ?? (p.apiKeyEnv ? process.env[p.apiKeyEnv]?.trim() || undefined : undefined) ?? p.apiKey ?? (keyless || signsIn ? '' : undefined);
     const { apiKeyEnv: _env, apiKey: _key, storedKeyUnreadable: _unreadable, ...rest } = p;
     const configured = Boolean(baseUrl) && apiKey !== undefined;

@@ -51,6 +51,12 @@ export interface UpstreamProtocol {
   decode(body: Record<string, unknown>): CanonicalResponse;
   /** The streamed body's framing → parsed chunks. */
   parseStream(source: AsyncIterable<Uint8Array | string>): AsyncIterable<unknown>;
+  /**
+   * A cloud platform that wraps this protocol's stream in framing of its own (Claude's events in
+   * Bedrock's event-stream): its parser, yielding the chunks `parseStream` would. Such a stream
+   * has no same-protocol pass-through: its frames are not the public API's.
+   */
+  readonly platformStreams?: Partial<Record<'azure' | 'bedrock' | 'vertex', (source: AsyncIterable<Uint8Array | string>) => AsyncIterable<unknown>>>;
   /** A fresh decoder for one stream's chunks. */
   streamDecoder(): { push(chunk: unknown): StreamEvent[]; end(): StreamEvent[] };
   /**

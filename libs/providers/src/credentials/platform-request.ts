@@ -1,3 +1,5 @@
+import { EncodedBody, serialise } from '../http-transport';
+import { AwsSignature } from './aws-signature';
 import { AzureAdToken } from './azure-ad-token';
 import { GoogleAccessToken } from './google-access-token';
 import { credentialFailure, type UpstreamCredential } from './upstream-credential';
@@ -5,10 +7,13 @@ import { credentialFailure, type UpstreamCredential } from './upstream-credentia
 /** How a provider is reached through a cloud platform (ARCHITECTURE §9); absent for the public APIs. */
 export type PlatformTarget =
   | { kind: 'azure'; apiVersion?: string; auth: 'api-key' | 'azure-ad' }
-  | { kind: 'vertex'; project: string; location: string };
+  | { kind: 'vertex'; project: string; location: string }
+  | { kind: 'bedrock'; region: string };
 
 /** The anthropic_version Claude on Vertex AI takes in the body. */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+/** The anthropic_version Claude on Bedrock takes in the body. */
+export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
 /**
  * One token source per identity for the whole process — Application Default Credentials, the
@@ -16,7 +21,7 @@ export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
  */
 const tokens = new Map<string, UpstreamCredential>();
 
-function tokenFor(identity: 'google-adc' | 'azure-default', make: () => UpstreamCredential): UpstreamCredential {
+function tokenFor(identity: string, make: () => UpstreamCredential): UpstreamCredential {
   let token = tokens.get(identity);
   if (!token) tokens.set(identity, (token = make()));
   return token;
@@ -58,7 +63,41 @@ export interface PlatformRequest {
 }
 
 export function platformRequest(input: PlatformRequestInput): Promise<PlatformRequest> {
-  return input.platform.kind === 'azure' ? azureRequest({ ...input, platform: input.platform }) : vertexRequest({ ...input, platform: input.platform });
+  const { platform } = input;
+  if (platform.kind === 'azure') return azureRequest({ ...input, platform });
+  if (platform.kind === 'bedrock') return bedrockRequest({ ...input, platform });
+  return vertexRequest({ ...input, platform });
+}
+
+/**
+ * Bedrock: Converse keeps the codec's own path (`/model/{id}/converse`); Claude's Messages body
+ * goes through `invoke` / `invoke-with-response-stream`, without `model` and `stream` (Bedrock
+ * refuses extraneous keys), with Bedrock's `anthropic_version` and the client's beta flags as
+ * `anthropic_beta`. A Bedrock API key is a bearer; without one the request is signed with SigV4,
+ * over the exact bytes that are sent.
+ */
+async function bedrockRequest(input: PlatformRequestInput & { platform: Extract<PlatformTarget, { kind: 'bedrock' }> }): Promise<PlatformRequest> {
+  const { platform, baseUrl, path, upstreamModel, body } = input;
+  const { 'x-api-key': _anthropic, 'anthropic-version': _version, 'anthropic-beta': beta, authorization: _bearer, ...headers } = input.headers;
+  let url = `${baseUrl}${path}`;
+  let sent = body;
+  if (!path.startsWith('/model/')) {
+    const { model: _model, stream, ...rest } = (body ?? {}) as Record<string, unknown>;
+    url = `${baseUrl}/model/${encodeURIComponent(upstreamModel)}/${stream === true ? 'invoke-with-response-stream' : 'invoke'}`;
+    const betas = beta?.split(',').map((flag) => flag.trim()).filter((flag) => flag !== '');
+    sent = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...(betas?.length ? { anthropic_beta: betas } : {}), ...rest };
+  }
+  if (url.endsWith('-stream')) headers['accept'] = 'application/vnd.amazon.eventstream';
+  if (input.apiKey !== '') return { url, headers: { ...headers, authorization: `Bearer ${input.apiKey}` }, body: sent };
+  const text = serialise(sent);
+  const signed = { 'content-type': 'application/json' };
+  const credential = tokenFor(`aws-sigv4 ${platform.region}`, () => new AwsSignature(platform.region));
+  try {
+    const signature = await credential.headers({ method: 'POST', url, headers: signed, body: text });
+    return { url, headers: { ...headers, ...signed, ...signature }, body: new EncodedBody(text) };
+  } catch (error) {
+    throw credentialFailure(input.provider, credential.describe, error);
+  }
 }
 
 /**
