@@ -140,4 +140,17 @@ function dialectsTable(results) {
   );
 }
 
-module.exports = { targetsTable, throughputTable, addedLatencyTable, streamingTable, resourcesTable, concurrentStreamsTable, dialectsTable };
+function cloudSigningTable(results) {
+  const c = results.cloudSigning;
+  if (!c) return '(not measured in this run)';
+  const names = { unsigned: 'unsigned (a key header)', 'bedrock-sigv4': 'Bedrock, SigV4', 'vertex-bearer': 'Vertex, cached bearer token' };
+  return table(
+    ['credentials', 'CPU µs per call', 'added over unsigned µs', `within ${c.ceilingMicros} µs`],
+    Object.entries(c.cpuMicrosPerCall).map(([name, micros]) => {
+      const added = c.addedCpuMicros[name];
+      return [names[name] || name, f(micros, 1), added === undefined ? '–' : f(added, 1), added === undefined ? '–' : added <= c.ceilingMicros ? 'yes' : '**no**'];
+    }),
+  ) + `\n\n${c.calls.toLocaleString('en')} calls × ${c.rounds} rounds per variant (median), a ${c.bodyBytes}-byte body; token fetches for all Vertex calls: ${c.tokenFetches}.`;
+}
+
+module.exports = { targetsTable, throughputTable, addedLatencyTable, streamingTable, resourcesTable, concurrentStreamsTable, dialectsTable, cloudSigningTable };

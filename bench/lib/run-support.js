@@ -153,6 +153,7 @@ function emptyResults(plan) {
     resources: {},
     concurrentStreams: [],
     dialects: [],
+    cloudSigning: null,
     stageErrors: [],
     stageSeconds: {},
     calibration: [],

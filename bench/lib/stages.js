@@ -8,6 +8,7 @@ const { streamLatency, mergeStreamPoints, holdStreams } = require('./streams');
 const { sleep, readRss } = require('./proc');
 const { diff, round } = require('./stats');
 const { log, rotate, byName, fmt, streamingPrompt, calibrate, assertAlive } = require('./run-support');
+const { cloudSigning } = require('./cloud-signing');
 
 async function warmUp({ results, plan: PLAN, systems: { rosetta, baseline, portkey }, targets }) {
   for (const target of targets) await runLoad(target, { connections: 64, durationS: PLAN.warmupS });
@@ -178,6 +179,12 @@ async function concurrentStreams({ results, plan: PLAN, systems }) {
   }
 }
 
+async function cloudCredentials({ results, systems }) {
+  results.cloudSigning = await cloudSigning(systems.rosetta.root || stack.ROOT);
+  const added = results.cloudSigning.addedCpuMicros;
+  log(`  added CPU per call: bedrock SigV4 ${fmt(added['bedrock-sigv4'], 1)} µs, vertex bearer ${fmt(added['vertex-bearer'], 1)} µs; token fetches ${results.cloudSigning.tokenFetches}`);
+}
+
 /** The stages by name, in order. */
 function stagesOf(plan) {
   return [
@@ -188,6 +195,7 @@ function stagesOf(plan) {
     ['streaming: time to first token and gaps', streaming],
     ['dialects x upstream protocols', dialects],
     [`${plan.hold.count} concurrent open streams`, concurrentStreams],
+    ['cloud credentials per call', cloudCredentials],
   ];
 }
 
