@@ -138,7 +138,9 @@ describe('Vertex AI providers', () => {
     expect(noProject).toMatchObject({ status: 400, body: { error: { param: 'project' } } });
     const withKey = await adminCall(gateway, 'PUT', '/admin/providers/vertex-bad', { platform: 'vertex', protocol: 'gemini', project: 'acme-prod', location: 'us-east5', api_key: 'k-000000' });
     expect(withKey).toMatchObject({ status: 400, body: { error: { param: 'api_key' } } });
-    const bedrock = await adminCall(gateway, 'PUT', '/admin/providers/bedrock-bad', { platform: 'bedrock', protocol: 'anthropic' });
-    expect(bedrock).toMatchObject({ status: 400, body: { error: { param: 'platform' } } });
+    const noRegion = await adminCall(gateway, 'PUT', '/admin/providers/bedrock-bad', { platform: 'bedrock', protocol: 'anthropic' });
+    expect(noRegion).toMatchObject({ status: 400, body: { error: { param: 'region', message: expect.stringContaining('region is required with platform: bedrock') } } });
+    const strayRegion = await adminCall(gateway, 'PUT', '/admin/providers/vertex-bad', { platform: 'vertex', protocol: 'gemini', project: 'my-project', location: 'global', region: 'us-east-1' });
+    expect(strayRegion).toMatchObject({ status: 400, body: { error: { param: 'region', message: expect.stringContaining('region applies only with platform: bedrock') } } });
   });
 });

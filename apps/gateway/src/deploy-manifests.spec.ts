@@ -78,7 +78,8 @@ describe('docker compose --profile demo', () => {
     expect(urls(loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081', PROVIDERS_FILE: '/etc/rosetta/providers.yaml' }))).toEqual(urls(demo));
     const real = loadConfig({ ...env, SIMULATOR_URL: 'http://simulator:8081', OPENAI_API_KEY: 'sk-real' });
     expect(real.simulatorMode).toBe(false);
-    expect(urls(real)).toEqual({ openai: 'https://api.openai.com/v1', 'openai-responses': 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' });
+    // The cloud built-ins stay off (no address) until BEDROCK_REGION / VERTEX_PROJECT are set.
+    expect(urls(real)).toEqual({ openai: 'https://api.openai.com/v1', 'openai-responses': 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com', bedrock: '', vertex: '', 'vertex-anthropic': '' });
   });
 });
 

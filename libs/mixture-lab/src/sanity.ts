@@ -63,7 +63,7 @@ export function loadSanitySet(path: string = defaultSanityPath()): SanityPrompt[
 }
 
 interface CatalogShape {
-  providers: Array<{ slug: string; builtin?: boolean }>;
+  providers: Array<{ slug: string; builtin?: boolean; platform?: string }>;
   models: Array<{ name: string; kind?: string; endpoints?: Array<{ provider: string; pricing: { prompt: string; completion: string } }> }>;
 }
 
@@ -74,7 +74,8 @@ interface CatalogShape {
  */
 export function catalogCandidates(path: string = defaultCatalogPath(), pool: 'builtin' | 'catalog' = 'builtin'): Candidate[] {
   const catalog = JSON.parse(readFileSync(path, 'utf8')) as CatalogShape;
-  const builtin = new Set(catalog.providers.filter((p) => p.builtin).map((p) => p.slug));
+  // The built-in public APIs: the cloud built-ins (bedrock, vertex) serve only once their variables are set.
+  const builtin = new Set(catalog.providers.filter((p) => p.builtin && !p.platform).map((p) => p.slug));
   // Embedding models answer no chat request; rosetta/auto never routes to them.
   return catalog.models.filter((m) => (m.kind ?? 'chat') === 'chat').flatMap((m) => {
     const endpoints = (m.endpoints ?? []).filter((e) => pool === 'catalog' || builtin.has(e.provider));

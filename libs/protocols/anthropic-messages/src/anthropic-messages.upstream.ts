@@ -4,6 +4,7 @@ import { AnthropicMessagesStreamDecoder } from './anthropic-messages-stream-deco
 import { AnthropicMessagesStreamScanner } from './anthropic-messages-stream-scanner';
 import { convertAnthropicMessagesResponse } from './convert-anthropic-messages-response';
 import { convertToAnthropicMessagesRequest } from './convert-to-anthropic-messages-request';
+import { parseAnthropicBedrockStream } from './parse-anthropic-bedrock-stream';
 import { parseAnthropicMessagesSSE } from './parse-anthropic-messages-sse';
 
 declare module '@rosetta/canonical' {
@@ -37,6 +38,7 @@ export const anthropicMessagesUpstream: UpstreamProtocol = {
     }) as ReturnType<UpstreamProtocol['encode']>,
   decode: (body) => convertAnthropicMessagesResponse({ body }),
   parseStream: parseAnthropicMessagesSSE,
+  platformStreams: { bedrock: parseAnthropicBedrockStream },
   streamDecoder: () => new AnthropicMessagesStreamDecoder(),
   streamScanner: () => new AnthropicMessagesStreamScanner(),
   parseError: parseAnthropicMessagesErrorBody,

@@ -11,3 +11,4 @@ export * from './request-validation';
 export * from './decode-path';
 export * from './stream-pass-through';
 export * from './token-counts';
+export * from './aws-event-stream';
