@@ -47,14 +47,14 @@ export async function sendJsonWithFault(
 export interface PartialBody {
   status: number;
   contentType: string;
-  payload: string;
+  payload: string | Uint8Array;
   /** true: hold the connection open after the first half; false: close it. */
   stall: boolean;
 }
 
 /** Declares the whole payload's length, sends its first half, then stalls or closes. */
 export async function sendPart(res: ServerResponse, signal: AbortSignal, part: PartialBody): Promise<void> {
-  const bytes = Buffer.from(part.payload, 'utf8');
+  const bytes = typeof part.payload === 'string' ? Buffer.from(part.payload, 'utf8') : Buffer.from(part.payload);
   res.writeHead(part.status, { 'content-type': part.contentType, 'content-length': bytes.length });
   const flushed = new Promise<void>((resolve) => res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => resolve()));
   // Destroying discards unsent bytes; wait until the half is on the wire (or the client left).

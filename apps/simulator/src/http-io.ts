@@ -89,7 +89,7 @@ export async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
  */
 export async function writeWithBackpressure(
   res: ServerResponse,
-  data: string,
+  data: string | Uint8Array,
   signal: AbortSignal,
   onFlushed?: () => void,
 ): Promise<boolean> {

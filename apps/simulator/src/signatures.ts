@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** The fixed HMAC key; public on purpose, so tests (and gateways under test) can sign too. */
 export const SIGNATURE_SECRET = 'rosetta-simulator';
 
-export type SignedProtocol = 'anthropic' | 'gemini' | 'openai-responses';
+export type SignedProtocol = 'anthropic' | 'gemini' | 'openai-responses' | 'bedrock-converse';
 
 /**
  * A verifiable reasoning signature: base64(HMAC-SHA256(secret, `${protocol}:${text}`)). Anthropic

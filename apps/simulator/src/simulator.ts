@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { azureOpenAiProtocol } from './clouds/azure-openai';
+import { bedrockAnthropicProtocol } from './clouds/bedrock-anthropic';
+import { bedrockConverseProtocol } from './clouds/bedrock-converse';
 import { vertexAnthropicProtocol } from './clouds/vertex-anthropic';
 import { vertexGeminiProtocol } from './clouds/vertex-gemini';
 import { CONTROL_PREFIX, handleControl } from './control';
@@ -48,7 +50,7 @@ export interface RunningSimulator {
 }
 
 /** Every protocol module the server dispatches to, asked in order. */
-const PROTOCOLS: readonly ProtocolModule[] = [vertexGeminiProtocol, vertexAnthropicProtocol, azureOpenAiProtocol, responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol, openAiEmbeddingsProtocol, geminiEmbeddingsProtocol];
+const PROTOCOLS: readonly ProtocolModule[] = [vertexGeminiProtocol, vertexAnthropicProtocol, azureOpenAiProtocol, bedrockConverseProtocol, bedrockAnthropicProtocol, responsesProtocol, openAiProtocol, anthropicProtocol, geminiProtocol, openAiEmbeddingsProtocol, geminiEmbeddingsProtocol];
 
 interface ServerDeps {
   settings: SimSettings;

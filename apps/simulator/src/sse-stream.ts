@@ -9,7 +9,8 @@ import { aborted, pause, writeWithBackpressure } from './http-io';
  * fault set beyond the content fire before it.
  */
 export interface StreamFrame {
-  data: string;
+  /** Text for SSE and JSON arrays; bytes for binary framings (AWS event-stream). */
+  data: string | Uint8Array;
   tokens: number;
   phase: 'open' | 'body' | 'close';
 }
@@ -28,7 +29,7 @@ export interface StreamFaults {
 }
 
 /** A frame serialised by a protocol module; a function receives how many frames were written before it. */
-export type FrameAt = string | ((framesWritten: number) => string);
+export type FrameAt = string | Uint8Array | ((framesWritten: number) => string | Uint8Array);
 
 export interface StreamProgram {
   frames: readonly StreamFrame[];
@@ -58,8 +59,8 @@ function dueFault(faults: StreamFaults, written: number, phase: StreamFrame['pha
   return undefined;
 }
 
-function frameAt(frame: FrameAt, framesWritten: number): string {
-  return typeof frame === 'string' ? frame : frame(framesWritten);
+function frameAt(frame: FrameAt, framesWritten: number): string | Uint8Array {
+  return typeof frame === 'function' ? frame(framesWritten) : frame;
 }
 
 const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
@@ -71,7 +72,7 @@ const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'ca
 export async function playStream(res: ServerResponse, signal: AbortSignal, program: StreamProgram): Promise<void> {
   const headers = { ...STREAM_HEADERS, ...program.headers };
   if (program.faults.halfBody) {
-    const payload = program.frames.map((frame) => frame.data).join('');
+    const payload = Buffer.concat(program.frames.map((frame) => (typeof frame.data === 'string' ? Buffer.from(frame.data, 'utf8') : frame.data)));
     return sendPart(res, signal, { status: 200, contentType: headers['content-type'], payload, stall: false });
   }
   res.writeHead(200, headers);

@@ -35,7 +35,7 @@ const PROMPT_FILTER_FRAME: StreamFrame = {
 };
 
 function withChoiceResults(frame: StreamFrame): StreamFrame {
-  if (!frame.data.startsWith('data: {')) return frame;
+  if (typeof frame.data !== 'string' || !frame.data.startsWith('data: {')) return frame;
   const chunk = JSON.parse(frame.data.slice('data: '.length)) as Record<string, unknown>;
   const choices = chunk['choices'];
   if (!Array.isArray(choices) || choices.length === 0) return frame;

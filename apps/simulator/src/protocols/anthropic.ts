@@ -20,7 +20,9 @@ import type { ProtocolModule, SimExchange } from './protocol-module';
 const MESSAGES_PATH = '/v1/messages';
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
-type Step = { kind: 'respond'; status: number; body: unknown } | { kind: 'reply'; request: AnthropicRequest };
+/** What to do with a Messages request: answer it at once (an error, a token count), or reply from a plan. */
+export type AnthropicStep = { kind: 'respond'; status: number; body: unknown } | { kind: 'reply'; request: AnthropicRequest };
+type Step = AnthropicStep;
 
 function hasCredentials(headers: Record<string, string>): boolean {
   const key = headers['x-api-key'];
@@ -29,7 +31,8 @@ function hasCredentials(headers: Record<string, string>): boolean {
   return authorization !== undefined && /^Bearer\s+\S+/i.test(authorization);
 }
 
-function firstStep(exchange: SimExchange): Step {
+/** Checks and reads a Messages request as Anthropic does; cloud surfaces that carry Claude's body reuse it. */
+export function firstStep(exchange: SimExchange): Step {
   const { method, url, headers, requestId } = exchange;
   const reject = (status: number, type: string, message: string): Step => ({
     kind: 'respond',

@@ -5,7 +5,7 @@ import type { NeutralRequest, ReplyPlan } from '../reply-plan';
 export type SimProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses' | CloudProtocol;
 
 /** A public API behind a cloud platform's paths and credentials. */
-export type CloudProtocol = 'vertex-gemini' | 'vertex-anthropic' | 'azure-openai';
+export type CloudProtocol = 'vertex-gemini' | 'vertex-anthropic' | 'azure-openai' | 'bedrock-converse' | 'bedrock-anthropic';
 
 /** Server-wide defaults; a plan's own latency and pacing override them. */
 export interface SimSettings {

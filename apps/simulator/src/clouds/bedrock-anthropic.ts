@@ -1,0 +1,106 @@
+import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
+import { isRecord, pause } from '../http-io';
+import { firstStep } from '../protocols/anthropic';
+import { identifyToolUses, newAnthropicContext, renderAnthropicStream, renderMessage } from '../protocols/anthropic-response';
+import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
+import type { ReplyPlan } from '../reply-plan';
+import { playStream, type StreamFrame } from '../sse-stream';
+import { EVENT_STREAM_HEADERS, eventFrame, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
+import { plannedBedrockError, sendBedrockError, type BedrockError } from './bedrock-errors';
+import { bedrockRoute, checkBedrockCredentials, type BedrockRoute } from './bedrock-route';
+import { rewriteExchange } from './cloud-exchange';
+
+export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+
+type Rewrite = { ok: true; body: Record<string, unknown>; betas: string[] } | { ok: false; error: BedrockError };
+
+const validation = (message: string): Rewrite => ({ ok: false, error: { status: 400, type: 'ValidationException', message } });
+
+/**
+ * Claude's Messages body as Bedrock's invoke takes it: no `model` (the URL names it), no `stream`
+ * (the operation says it), `anthropic_version: bedrock-2023-05-31`, beta flags in `anthropic_beta`.
+ */
+function toAnthropicBody(exchange: SimExchange, route: BedrockRoute): Rewrite {
+  if (!/(^|\.)anthropic\.claude/.test(route.model)) return validation(`The simulator's invoke surface serves Claude (anthropic.*) models; ${route.model} takes Converse.`);
+  if (!exchange.body.ok) return validation(`Malformed input request: ${exchange.body.error}, please reformat your input and try again.`);
+  const body = exchange.body.value;
+  if (!isRecord(body)) return validation('Malformed input request: the body must be a JSON object, please reformat your input and try again.');
+  for (const key of ['model', 'stream']) if (key in body) return validation(`Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`);
+  const version = body['anthropic_version'];
+  if (version !== BEDROCK_ANTHROPIC_VERSION) return validation(`Malformed input request: #/anthropic_version: ${version === undefined ? 'required key [anthropic_version] not found' : `${JSON.stringify(version)} is not a valid enum value`}, please reformat your input and try again.`);
+  const { anthropic_version: _version, anthropic_beta: beta, ...rest } = body;
+  const betas = Array.isArray(beta) ? beta.filter((flag): flag is string => typeof flag === 'string') : [];
+  return { ok: true, body: { ...rest, model: route.model, stream: route.operation === 'invoke-with-response-stream' }, betas };
+}
+
+/** An Anthropic-format refusal (from the shared Messages checks) in Bedrock's terms. */
+function fromAnthropic(status: number, body: unknown): BedrockError {
+  const error = isRecord(body) && isRecord(body['error']) ? body['error'] : {};
+  const message = typeof error['message'] === 'string' ? error['message'] : 'invalid request';
+  return { status, type: status === 400 ? 'ValidationException' : status === 404 ? 'ResourceNotFoundException' : 'InternalServerException', message };
+}
+
+/** Claude on Bedrock: invoke and invoke-with-response-stream, Anthropic's body and events in Bedrock's envelope. */
+async function handleInvoke(exchange: SimExchange): Promise<void> {
+  const { res, settings, signal, requestId } = exchange;
+  res.setHeader('x-amzn-requestid', requestId);
+  const route = bedrockRoute(exchange.url.pathname)!;
+  const refusal = checkBedrockCredentials(exchange);
+  const rewrite = refusal ? undefined : toAnthropicBody(exchange, route);
+  const early = refusal ?? (rewrite && !rewrite.ok ? rewrite.error : undefined);
+  if (early || !rewrite?.ok) {
+    if (await pause(settings.latencyMs, signal)) sendBedrockError(res, requestId, early ?? { status: 500, type: 'InternalServerException', message: 'unreachable' });
+    return;
+  }
+  const headers = { 'x-api-key': 'bedrock-sigv4', 'anthropic-version': '2023-06-01', ...(rewrite.betas.length > 0 ? { 'anthropic-beta': rewrite.betas.join(',') } : {}) };
+  const step = firstStep(rewriteExchange(exchange, { path: '/v1/messages', headers, body: rewrite.body }));
+  if (step.kind === 'respond') {
+    if (await pause(settings.latencyMs, signal)) sendBedrockError(res, requestId, fromAnthropic(step.status, step.body));
+    return;
+  }
+  const plan = exchange.plan(step.request.neutral);
+  if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
+  if (await faultBeforeHeaders(res, signal, plan.fault)) return;
+  if (plan.error) return sendBedrockError(res, requestId, plannedBedrockError(plan.error));
+  const ctx = newAnthropicContext(route.model);
+  const calls = identifyToolUses(plan.toolCalls);
+  if (step.request.neutral.stream) return streamInvoke(exchange, plan, renderAnthropicStream(plan, ctx, calls, settings.chunkTokens));
+  if (plan.dropConnectionAfterChunks !== undefined) {
+    res.socket?.destroy();
+    return;
+  }
+  if (plan.streamErrorAfterChunks !== undefined) return sendBedrockError(res, requestId, { status: 500, type: 'InternalServerException', message: 'The simulator was scripted to fail this response.' });
+  res.setHeader('x-amzn-bedrock-input-token-count', String(plan.usage.input));
+  res.setHeader('x-amzn-bedrock-output-token-count', String(plan.usage.output));
+  return sendJsonWithFault(res, signal, plan.fault, 200, renderMessage(plan, ctx, calls));
+}
+
+/** Each Anthropic SSE event becomes a `chunk` frame carrying its JSON as base64 `bytes`; message_stop gains Bedrock's invocation metrics. */
+function chunkFrames(frames: readonly StreamFrame[], plan: ReplyPlan): StreamFrame[] {
+  return frames.map((frame) => {
+    const text = typeof frame.data === 'string' ? frame.data : Buffer.from(frame.data).toString('utf8');
+    const data = /^data: (.*)$/m.exec(text)?.[1] ?? '{}';
+    const event = JSON.parse(data) as Record<string, unknown>;
+    if (event['type'] === 'message_stop') {
+      event['amazon-bedrock-invocationMetrics'] = { inputTokenCount: plan.usage.input, outputTokenCount: plan.usage.output, invocationLatency: 42, firstByteLatency: 21 };
+    }
+    return { ...frame, data: eventFrame('chunk', { bytes: Buffer.from(JSON.stringify(event)).toString('base64') }) };
+  });
+}
+
+async function streamInvoke(exchange: SimExchange, plan: ReplyPlan, frames: StreamFrame[]): Promise<void> {
+  await playStream(exchange.res, exchange.signal, {
+    frames: chunkFrames(frames, plan),
+    errorFrame: exceptionFrame('modelStreamErrorException', 'The model stream was interrupted; try the request again.'),
+    garbageFrame: rawEventFrame('chunk', GARBAGE_TEXT),
+    faults: streamFaultsOf(plan),
+    tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
+    headers: { ...EVENT_STREAM_HEADERS, 'x-amzn-requestid': exchange.requestId },
+  });
+}
+
+export const bedrockAnthropicProtocol: ProtocolModule = {
+  protocol: 'bedrock-anthropic',
+  handles: (_method, pathname) => bedrockRoute(pathname)?.operation.startsWith('invoke') ?? false,
+  handle: handleInvoke,
+};

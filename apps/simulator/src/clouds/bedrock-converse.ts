@@ -1,0 +1,66 @@
+import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
+import { pause } from '../http-io';
+import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
+import type { ReplyPlan } from '../reply-plan';
+import { playStream } from '../sse-stream';
+import { EVENT_STREAM_HEADERS, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
+import { convertConverseRequest, ConverseRequestError } from './bedrock-converse-request';
+import { identifyConverseToolUses, renderConverseResponse, renderConverseStream } from './bedrock-converse-response';
+import { plannedBedrockError, sendBedrockError, type BedrockError } from './bedrock-errors';
+import { bedrockRoute, checkBedrockCredentials } from './bedrock-route';
+
+/** What Bedrock reports as the model's latency; fixed, so answers are reproducible. */
+const LATENCY_MS = 42;
+
+function refuse(exchange: SimExchange, error: BedrockError): void {
+  sendBedrockError(exchange.res, exchange.requestId, error);
+}
+
+/** Bedrock's Converse and ConverseStream: one request shape for every model, AWS event-stream framing for streams. */
+async function handleConverse(exchange: SimExchange): Promise<void> {
+  const { res, settings, signal, requestId } = exchange;
+  res.setHeader('x-amzn-requestid', requestId);
+  const route = bedrockRoute(exchange.url.pathname)!;
+  const refusal = checkBedrockCredentials(exchange);
+  if (refusal || !exchange.body.ok) {
+    if (await pause(settings.latencyMs, signal)) refuse(exchange, refusal ?? { status: 400, type: 'SerializationException', message: `Could not parse the request body as JSON (${exchange.body.ok ? '' : exchange.body.error})` });
+    return;
+  }
+  let request;
+  try {
+    request = convertConverseRequest(exchange.body.value, route.model, route.operation === 'converse-stream');
+  } catch (error) {
+    if (!(error instanceof ConverseRequestError)) throw error;
+    if (await pause(settings.latencyMs, signal)) refuse(exchange, { status: 400, type: 'ValidationException', message: error.message });
+    return;
+  }
+  const plan = exchange.plan(request);
+  if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
+  if (await faultBeforeHeaders(res, signal, plan.fault)) return;
+  if (plan.error) return refuse(exchange, plannedBedrockError(plan.error));
+  const calls = identifyConverseToolUses(plan.toolCalls);
+  if (request.stream) return streamReply(exchange, plan, calls);
+  if (plan.dropConnectionAfterChunks !== undefined) {
+    res.socket?.destroy();
+    return;
+  }
+  if (plan.streamErrorAfterChunks !== undefined) return refuse(exchange, { status: 500, type: 'InternalServerException', message: 'The simulator was scripted to fail this response.' });
+  return sendJsonWithFault(res, signal, plan.fault, 200, renderConverseResponse(plan, calls, LATENCY_MS));
+}
+
+async function streamReply(exchange: SimExchange, plan: ReplyPlan, calls: ReturnType<typeof identifyConverseToolUses>): Promise<void> {
+  await playStream(exchange.res, exchange.signal, {
+    frames: renderConverseStream(plan, calls, exchange.settings.chunkTokens, LATENCY_MS),
+    errorFrame: exceptionFrame('modelStreamErrorException', 'The model stream was interrupted; try the request again.'),
+    garbageFrame: rawEventFrame('contentBlockDelta', GARBAGE_TEXT),
+    faults: streamFaultsOf(plan),
+    tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
+    headers: { ...EVENT_STREAM_HEADERS, 'x-amzn-requestid': exchange.requestId },
+  });
+}
+
+export const bedrockConverseProtocol: ProtocolModule = {
+  protocol: 'bedrock-converse',
+  handles: (_method, pathname) => bedrockRoute(pathname)?.operation.startsWith('converse') ?? false,
+  handle: handleConverse,
+};
