@@ -21,6 +21,22 @@ export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
  */
 const tokens = new Map<string, UpstreamCredential>();
 
+/** The identity a platform's calls authenticate as, or none where a static key is sent. */
+function identityOf(platform: PlatformTarget, apiKey: string): string | undefined {
+  if (platform.kind === 'vertex') return 'google-adc';
+  if (platform.kind === 'azure') return platform.auth === 'azure-ad' ? 'azure-default' : undefined;
+  return apiKey === '' ? `aws-sigv4 ${platform.region}` : undefined;
+}
+
+/**
+ * The upstream refused what a cloud identity gave (an expired or revoked token, rotated AWS keys):
+ * the next call fetches fresh credentials instead of waiting for the cached ones to expire.
+ */
+export function invalidatePlatformCredential(platform: PlatformTarget, apiKey: string): void {
+  const identity = identityOf(platform, apiKey);
+  if (identity !== undefined) tokens.get(identity)?.invalidate?.();
+}
+
 function tokenFor(identity: string, make: () => UpstreamCredential): UpstreamCredential {
   let token = tokens.get(identity);
   if (!token) tokens.set(identity, (token = make()));
@@ -91,7 +107,7 @@ async function bedrockRequest(input: PlatformRequestInput & { platform: Extract<
   if (input.apiKey !== '') return { url, headers: { ...headers, authorization: `Bearer ${input.apiKey}` }, body: sent };
   const text = serialise(sent);
   const signed = { 'content-type': 'application/json' };
-  const credential = tokenFor(`aws-sigv4 ${platform.region}`, () => new AwsSignature(platform.region));
+  const credential = tokenFor(identityOf(platform, input.apiKey)!, () => new AwsSignature(platform.region));
   try {
     const signature = await credential.headers({ method: 'POST', url, headers: signed, body: text });
     return { url, headers: { ...headers, ...signed, ...signature }, body: new EncodedBody(text) };
@@ -119,7 +135,7 @@ async function vertexRequest(input: PlatformRequestInput & { platform: Extract<P
     url = `${base}/anthropic/models/${encodeURIComponent(upstreamModel)}:${rest['stream'] === true ? 'streamRawPredict' : 'rawPredict'}`;
     sent = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest };
   }
-  const credential = tokenFor('google-adc', () => new GoogleAccessToken());
+  const credential = tokenFor(identityOf(platform, input.apiKey)!, () => new GoogleAccessToken());
   return { url, headers: await bearer(input.provider, credential, url, headers), body: sent };
 }
 
@@ -132,5 +148,5 @@ async function azureRequest(input: PlatformRequestInput & { platform: Extract<Pl
       ? `${baseUrl}/openai/responses?api-version=${encodeURIComponent(platform.apiVersion)}`
       : `${baseUrl}/openai/deployments/${encodeURIComponent(upstreamModel)}${path}?api-version=${encodeURIComponent(platform.apiVersion)}`;
   if (platform.auth === 'api-key') return { url, headers: { ...headers, 'api-key': input.apiKey }, body: input.body };
-  return { url, headers: await bearer(input.provider, tokenFor('azure-default', () => new AzureAdToken()), url, headers), body: input.body };
+  return { url, headers: await bearer(input.provider, tokenFor(identityOf(platform, input.apiKey)!, () => new AzureAdToken()), url, headers), body: input.body };
 }
