@@ -16,6 +16,18 @@ export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
 /**
+ * The beta flags Claude on Bedrock takes (AWS's model-parameters page for Claude; Bedrock answers
+ * any other flag with 400 "invalid beta flag" and fails the whole request). Claude Code sends
+ * several more on every call (`oauth-…`, `mcp-servers-…`, `extended-cache-ttl-…`): they are left
+ * out rather than breaking every agent request, as the features they name are not on Bedrock.
+ */
+const BEDROCK_BETAS = new Set([
+  'claude-code-20250219', 'computer-use-2024-10-22', 'computer-use-2025-01-24', 'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14', 'output-128k-2025-02-19', 'dev-full-thinking-2025-05-14', 'context-1m-2025-08-07',
+  'context-management-2025-06-27', 'effort-2025-11-24', 'tool-search-tool-2025-10-19', 'tool-examples-2025-10-29',
+]);
+
+/**
  * One token source per identity for the whole process — Application Default Credentials, the
  * Entra ID default chain — whatever number of providers use it: its cache serves every call.
  */
@@ -88,8 +100,8 @@ export function platformRequest(input: PlatformRequestInput): Promise<PlatformRe
 /**
  * Bedrock: Converse keeps the codec's own path (`/model/{id}/converse`); Claude's Messages body
  * goes through `invoke` / `invoke-with-response-stream`, without `model` and `stream` (Bedrock
- * refuses extraneous keys), with Bedrock's `anthropic_version` and the client's beta flags as
- * `anthropic_beta`. A Bedrock API key is a bearer; without one the request is signed with SigV4,
+ * refuses extraneous keys), with Bedrock's `anthropic_version` and the client's beta flags that
+ * Bedrock knows as `anthropic_beta`. A Bedrock API key is a bearer; without one the request is signed with SigV4,
  * over the exact bytes that are sent.
  */
 async function bedrockRequest(input: PlatformRequestInput & { platform: Extract<PlatformTarget, { kind: 'bedrock' }> }): Promise<PlatformRequest> {
@@ -100,7 +112,7 @@ async function bedrockRequest(input: PlatformRequestInput & { platform: Extract<
   if (!path.startsWith('/model/')) {
     const { model: _model, stream, ...rest } = (body ?? {}) as Record<string, unknown>;
     url = `${baseUrl}/model/${encodeURIComponent(upstreamModel)}/${stream === true ? 'invoke-with-response-stream' : 'invoke'}`;
-    const betas = beta?.split(',').map((flag) => flag.trim()).filter((flag) => flag !== '');
+    const betas = beta?.split(',').map((flag) => flag.trim()).filter((flag) => BEDROCK_BETAS.has(flag));
     sent = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...(betas?.length ? { anthropic_beta: betas } : {}), ...rest };
   }
   if (url.endsWith('-stream')) headers['accept'] = 'application/vnd.amazon.eventstream';
