@@ -63,7 +63,7 @@ export class AdminKeysController {
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateKeyDto, body);
     auditChange(dto);
-    const change = this.checked(dto);
+    const change = await this.checked(dto);
     const { record, key } = await this.keys.create({
       name: dto.name,
       plan: dto.plan,
@@ -99,7 +99,7 @@ export class AdminKeysController {
     const current = await this.find(id);
     const dto = validateBody(UpdateKeyDto, body);
     auditChange(dto);
-    const change = this.checked(dto, current);
+    const change = await this.checked(dto, current);
     const record = await this.keys.update(current.id, change);
     return presentKey(record!);
   }
@@ -119,9 +119,9 @@ export class AdminKeysController {
   }
 
   /** Checks what refers to other records (plan, team, models) and turns the DTO into a change. */
-  private checked(dto: Partial<CreateKeyDto>, current?: ApiKeyRecord): KeyChange {
-    if (dto.plan !== undefined && !this.plans.get(dto.plan)) throw GatewayError.invalidRequest(`Unknown plan '${dto.plan}'; see GET /admin/plans`, 'plan');
-    if (dto.team_id && !this.teams.get(dto.team_id)) throw GatewayError.invalidRequest(`Unknown team '${dto.team_id}'; see GET /admin/teams`, 'team_id');
+  private async checked(dto: Partial<CreateKeyDto>, current?: ApiKeyRecord): Promise<KeyChange> {
+    if (dto.plan !== undefined && !(await this.plans.current(dto.plan))) throw GatewayError.invalidRequest(`Unknown plan '${dto.plan}'; see GET /admin/plans`, 'plan');
+    if (dto.team_id && !(await this.teams.current(dto.team_id))) throw GatewayError.invalidRequest(`Unknown team '${dto.team_id}'; see GET /admin/teams`, 'team_id');
     let expiresAt: Date | null | undefined;
     if (dto.expires_at !== undefined) {
       expiresAt = dto.expires_at === null ? null : new Date(dto.expires_at);

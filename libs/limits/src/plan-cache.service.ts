@@ -33,6 +33,16 @@ export class PlanCacheService implements OnModuleInit {
     return this.table.values();
   }
 
+  /**
+   * For admin checks, not the hot path: the plan as the database has it now. A plan another
+   * replica (or worker) has just created may not have reached this one's table yet, so an unknown
+   * one re-reads the table before it is called unknown.
+   */
+  async current(name: string): Promise<PlanRecord | undefined> {
+    if (!this.table.get(name)) await this.table.reload();
+    return this.table.get(name);
+  }
+
   /** Re-reads the table here and tells every other replica to do the same. */
   async changed(name: string): Promise<void> {
     // Read inside an admin change's transaction (the answer shows the change); forgotten if it rolls back.
