@@ -1,16 +1,12 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { RunningSimulator } from '../apps/simulator/src';
+import { agentHome, codexHome, execTask, runClaudeCode, runCodex, runGeminiCli, writeFileTask, type AgentTarget } from './support/agent-clis';
 import { createKey, type GatewayProcess } from './support/gateway-process';
 import { query } from './support/services';
 import { addResponsesUpstream, RESPONSES_MODEL, startStack, type Stack } from './support/stack';
-
-const run = promisify(execFile);
-const BIN = join(__dirname, '..', 'node_modules', '.bin');
 const MODELS = [
   ['anthropic', 'rosetta/claude-haiku-4-5'],
   ['openai', 'rosetta/gpt-4o-mini'],
@@ -38,13 +34,7 @@ describe('agentic coding tools through the gateway', () => {
     // A Pro key, as the README's quick start recommends for agent tools: their long prompts and
     // max_tokens 32,000 must not meet a 429.
     ({ key, id: keyId } = await createKey(gateway, 'pro'));
-    home = mkdtempSync(join(tmpdir(), 'rosetta-agents-'));
-    mkdirSync(join(home, '.gemini'));
-    // Gemini CLI: API-key auth, no folder-trust prompt, no telemetry (as the README describes).
-    writeFileSync(
-      join(home, '.gemini', 'settings.json'),
-      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false } }),
-    );
+    home = agentHome();
   });
 
   afterAll(async () => {
@@ -52,8 +42,8 @@ describe('agentic coding tools through the gateway', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  const task = (dir: string, tool: string, content: string, file = 'hello.txt') =>
-    `Create the file ${file} <sim>${JSON.stringify({ toolCalls: [{ name: tool, arguments: { file_path: join(dir, file), content } }] })}</sim>`;
+  const task = writeFileTask;
+  const target = (agentKey = key): AgentTarget => ({ gatewayUrl: gateway.url, key: agentKey, home });
 
   /** The follow-up turn carrying the tool's result reached the upstream in its own protocol. */
   const resultReached = (protocol: string, content: string, result: string) =>
@@ -62,20 +52,7 @@ describe('agentic coding tools through the gateway', () => {
   it.each(MODELS)('Claude Code writes a file through a %s-protocol upstream', async (protocol, model) => {
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-cc-'));
     const content = `written by claude code via ${model}\n`;
-    const { stdout } = await run(join(BIN, 'claude'), ['-p', task(dir, 'Write', content), '--model', model, '--permission-mode', 'acceptEdits', '--allowedTools', 'Write'], {
-      cwd: dir,
-      timeout: 120_000,
-      env: {
-        PATH: process.env['PATH'],
-        HOME: home,
-        ANTHROPIC_BASE_URL: gateway.url,
-        ANTHROPIC_API_KEY: key,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
-    });
+    const { stdout } = await runClaudeCode(target(), model, dir, task(dir, 'Write', content));
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(content);
     expect(stdout).toContain('Tool results received: File created successfully');
     expect(resultReached(protocol, content, 'File created successfully')).toBe(true);
@@ -85,23 +62,8 @@ describe('agentic coding tools through the gateway', () => {
   it('a multi-turn Claude Code session through rosetta/auto stays on one model unless escalated (the ledger shows it)', async () => {
     const session = await createKey(gateway, 'pro');
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-cc-auto-'));
-    const env = {
-      PATH: process.env['PATH'],
-      HOME: home,
-      ANTHROPIC_BASE_URL: gateway.url,
-      ANTHROPIC_API_KEY: session.key,
-      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'rosetta/claude-haiku-4-5',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    };
     const sessionId = randomUUID();
-    const claude = (prompt: string, resume: boolean) =>
-      run(join(BIN, 'claude'), ['-p', prompt, '--model', 'rosetta/auto', '--permission-mode', 'acceptEdits', '--allowedTools', 'Write', ...(resume ? ['--resume', sessionId] : ['--session-id', sessionId])], {
-        cwd: dir,
-        timeout: 120_000,
-        env,
-      });
+    const claude = (prompt: string, resume: boolean) => runClaudeCode(target(session.key), 'rosetta/auto', dir, prompt, resume ? ['--resume', sessionId] : ['--session-id', sessionId]);
     // Three turns of one session, each a separate CLI run as a user would resume it: a tool loop,
     // a plain question, another tool loop.
     await claude(task(dir, 'Write', 'first\n'), false);
@@ -130,27 +92,12 @@ describe('agentic coding tools through the gateway', () => {
   it.each(MODELS)('Gemini CLI writes a file through a %s-protocol upstream', async (protocol, model) => {
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-gc-'));
     const content = `written by gemini cli via ${model}\n`;
-    const { stdout } = await run(join(BIN, 'gemini'), ['-m', model, '--yolo', '-p', task(dir, 'write_file', content)], {
-      cwd: dir,
-      timeout: 120_000,
-      env: { PATH: process.env['PATH'], HOME: home, GOOGLE_GEMINI_BASE_URL: gateway.url, GEMINI_API_KEY: key, NO_COLOR: '1' },
-    });
+    const { stdout } = await runGeminiCli(target(), model, dir, task(dir, 'write_file', content));
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(content);
     expect(stdout).toContain('Tool results received: Successfully created and wrote to new file');
     expect(resultReached(protocol, content, 'Successfully created and wrote to new file')).toBe(true);
     rmSync(dir, { recursive: true, force: true });
   });
-
-  /** Codex CLI as the README configures it: a custom model provider on the gateway, wire_api "responses". */
-  const codexHome = (extra: string[] = []): string => {
-    const dir = join(home, extra.length > 0 ? '.codex-reasoning' : '.codex');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, 'config.toml'),
-      [...extra, 'model_provider = "rosetta"', '', '[model_providers.rosetta]', 'name = "Rosetta"', `base_url = "${gateway.url}/v1"`, 'env_key = "ROSETTA_KEY"', 'wire_api = "responses"', ''].join('\n'),
-    );
-    return dir;
-  };
 
   /** Codex has a Pro key of its own: three agents' prompts in one minute would not fit one key's tokens per minute. */
   let codexKey: { id: string; key: string };
@@ -160,15 +107,8 @@ describe('agentic coding tools through the gateway', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-codex-'));
     const content = `written by codex via ${model}`;
     const command = `printf '%s\\n' '${content}' > ${join(dir, 'hello.txt')}`;
-    const prompt = `Create the file hello.txt <sim>${JSON.stringify({ toolCalls: [{ name: 'exec_command', arguments: { cmd: command } }] })}</sim>`;
-    const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
-      cwd: dir,
-      timeout: 120_000,
-      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(), ROSETTA_KEY: codexKey.key, NO_COLOR: '1' },
-    });
-    // `codex exec` reads more of the prompt from a piped stdin until it closes.
-    codex.child.stdin?.end();
-    const { stdout } = await codex;
+    const codexTarget = target(codexKey.key);
+    const { stdout } = await runCodex(codexTarget, model, dir, execTask(command), codexHome(codexTarget, '.codex'));
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(`${content}\n`);
     // Codex ran the command and sent its output back; the upstream got it in its own protocol.
     expect(stdout).toContain('Tool results received:');
@@ -189,15 +129,9 @@ describe('agentic coding tools through the gateway', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rosetta-codex-'));
     const content = `reasoned by codex via ${model}`;
     const command = `printf '%s\\n' '${content}' > ${join(dir, 'hello.txt')}`;
-    const prompt = `Create the file hello.txt <sim>${JSON.stringify({ toolCalls: [{ name: 'exec_command', arguments: { cmd: command } }] })}</sim>`;
     const config = ['model_reasoning_effort = "low"', 'model_reasoning_summary = "auto"', 'model_supports_reasoning_summaries = true'];
-    const codex = run(join(BIN, 'codex'), ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', model, prompt], {
-      cwd: dir,
-      timeout: 120_000,
-      env: { PATH: process.env['PATH'], HOME: home, CODEX_HOME: codexHome(config), ROSETTA_KEY: codexKey.key, NO_COLOR: '1' },
-    });
-    codex.child.stdin?.end();
-    const { stdout } = await codex;
+    const codexTarget = target(codexKey.key);
+    const { stdout } = await runCodex(codexTarget, model, dir, execTask(command), codexHome(codexTarget, '.codex-reasoning', config));
     expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(`${content}\n`);
     expect(stdout).toContain('Tool results received:');
     // The turn after the tool call carried the reasoning back to the upstream, in its own protocol.

@@ -158,6 +158,13 @@ describe('Bedrock providers', () => {
     expect(last('bedrock-anthropic').path).toBe('/model/eu.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke');
   });
 
+  it("Claude Code's beta flags: those Bedrock knows go as anthropic_beta, the others are left out instead of failing the call", async () => {
+    const betas = ['claude-code-20250219', 'oauth-2025-04-20', 'interleaved-thinking-2025-05-14', 'extended-cache-ttl-2025-04-11'];
+    const message = await anthropic.messages.create({ model: 'rosetta/bedrock-invoke-sonnet', max_tokens: 50, messages: [{ role: 'user', content: 'with betas' }] }, { headers: { 'anthropic-beta': betas.join(',') } });
+    expect(message.content[0]).toEqual(expect.objectContaining({ text: expect.stringContaining('with betas') }));
+    expect((last('bedrock-anthropic').body as any).anthropic_beta).toEqual(['claude-code-20250219', 'interleaved-thinking-2025-05-14']);
+  });
+
   it('a Bedrock API key goes as a bearer, never signed', async () => {
     const reply = await openai.chat.completions.create({ model: 'rosetta/bedrock-keyed', messages: [{ role: 'user', content: 'keyed call' }] });
     expect(reply.choices[0]!.message.content).toContain('keyed call');

@@ -131,6 +131,18 @@ describe('Vertex AI providers', () => {
     expect(google.issued().map((t) => t.via)).toEqual(['metadata']);
   });
 
+  it('a 401 from Vertex drops the cached token: the retry fetches a fresh one and the caller gets the answer', async () => {
+    const before = google.issued().length;
+    sim.script({ match: 'token revoked', times: 1, reply: { error: { status: 401, message: 'Request had invalid authentication credentials.' } } });
+    const reply = await openai.chat.completions.create({ model: 'rosetta/vertex-flash', messages: [{ role: 'user', content: 'token revoked' }] });
+    expect(reply.choices[0]!.message.content).toBe('Simulated reply from gemini-2.5-flash: token revoked');
+    // One token more than the call started with (which may itself have been fetched by this call).
+    expect(google.issued()).toHaveLength(Math.max(before, 1) + 1);
+    const issued = google.issued().map((t) => `Bearer ${t.accessToken}`);
+    const attempts = sim.requests().filter((r) => JSON.stringify(r.body).includes('token revoked')).map((r) => r.headers['authorization']);
+    expect(attempts).toEqual([issued.at(-2), issued.at(-1)]);
+  });
+
   it('the admin API shows the platform, and refuses what Vertex cannot be', async () => {
     const listed = (await adminCall(gateway, 'GET', '/admin/providers')).body;
     expect(listed.find((p: any) => p.slug === 'vertex-claude')).toMatchObject({ platform: 'vertex', project: 'acme-prod', location: 'global', configured: true, has_api_key: false });

@@ -16,7 +16,8 @@ export function announce({ url, adminUrl, simulated, generatedToken }: Banner): 
   if (simulated) {
     text +=
       `\n  *** No upstream credentials were configured: Rosetta is routing every model to the bundled SIMULATOR. ***\n` +
-      `  *** Replies are simulated. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY for real models. ***\n`;
+      `  *** Replies are simulated. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY for real models ***\n` +
+      `  *** (or BEDROCK_REGION / VERTEX_PROJECT with your cloud credentials).                           ***\n`;
   }
   if (generatedToken) {
     text +=

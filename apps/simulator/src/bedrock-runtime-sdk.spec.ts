@@ -155,6 +155,9 @@ describe('@aws-sdk/client-bedrock-runtime against the simulator', () => {
     ]);
     const withModel = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
     await expect(client.send(new InvokeModelCommand({ modelId: MODEL, body: withModel }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('extraneous key [model]') });
+    // A beta flag Bedrock does not know fails the whole request, as it does on Bedrock.
+    const unknownBeta = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', anthropic_beta: ['interleaved-thinking-2025-05-14', 'oauth-2025-04-20'], max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    await expect(client.send(new InvokeModelCommand({ modelId: MODEL, body: unknownBeta }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('invalid beta flag') });
   });
 
   it('a Bedrock API key as a bearer token', async () => {

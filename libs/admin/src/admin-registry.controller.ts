@@ -110,6 +110,7 @@ export class AdminRegistryController {
       base_url: p.baseUrl,
       ...platformFields(p),
       configured: p.configured,
+      ...(p.toConfigure ? { to_configure: p.toConfigure } : {}),
       has_api_key: Boolean(p.apiKey),
       data_collection: p.dataCollection,
       zdr: p.zdr,

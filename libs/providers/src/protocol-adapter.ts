@@ -7,7 +7,7 @@ import type { AdapterCompletion, AdapterEmbedding, AdapterStream, ProviderAdapte
 import { clampOutputTokens, decodeChunks, postToUpstream, readJson, requireHonoured, scanSse } from './upstream-call';
 import { REASONING_REFUSED } from './upstream-error';
 import { bedrockErrorParser } from './credentials/bedrock-error';
-import { platformRequest } from './credentials/platform-request';
+import { invalidatePlatformCredential, platformRequest } from './credentials/platform-request';
 
 /** Endpoints remembered as not reasoning, oldest forgotten first (a forgotten one costs one more refusal). */
 const MAX_LEARNED = 1_000;
@@ -112,6 +112,6 @@ export class ProtocolAdapter implements ProviderAdapter {
     const platform = target.platform!;
     const sent = await platformRequest({ provider: target.provider, platform, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders, body });
     const parseError = platform.kind === 'bedrock' ? bedrockErrorParser(this.descriptor.parseError) : this.descriptor.parseError;
-    return postToUpstream(this.transport, call, sent.url, sent.headers, sent.body, parseError, this.descriptor.refusesReasoning);
+    return postToUpstream(this.transport, call, sent.url, sent.headers, sent.body, parseError, this.descriptor.refusesReasoning, () => invalidatePlatformCredential(platform, target.apiKey));
   }
 }

@@ -17,6 +17,8 @@ export async function postToUpstream(
   body: unknown,
   parseError: (text: string, headers: UpstreamResponse['headers']) => { message: string },
   refusesReasoning?: (status: number, text: string) => boolean,
+  /** The upstream refused the credentials (401, 403): a cloud token or key pair to drop. */
+  onCredentialsRefused?: () => void,
 ): Promise<UpstreamResponse> {
   const sent = call.traceHeaders ? { ...headers, ...call.traceHeaders } : headers;
   const response = await transport.postJson(url, sent, body, { signal: call.signal, timeouts: call.target.timeouts, dispatcher: call.target.dispatcher });
@@ -27,6 +29,7 @@ export async function postToUpstream(
     throw upstreamHttpError(502, `the upstream answered with a redirect (${response.status}), which is not followed`);
   }
   const text = await response.body.text().catch(() => '');
+  if (response.status === 401 || response.status === 403) onCredentialsRefused?.();
   const parsed = parseError(text, response.headers) as { message: string; code?: string };
   throw upstreamHttpError(response.status, parsed.message, {
     retryAfterMs: parseRetryAfter(response.headers),

@@ -12,6 +12,13 @@ import { rewriteExchange } from './cloud-exchange';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
+/** The beta flags Claude on Bedrock accepts; any other fails the request, as on Bedrock. */
+const BEDROCK_BETAS = new Set([
+  'claude-code-20250219', 'computer-use-2024-10-22', 'computer-use-2025-01-24', 'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14', 'output-128k-2025-02-19', 'dev-full-thinking-2025-05-14', 'context-1m-2025-08-07',
+  'context-management-2025-06-27', 'effort-2025-11-24', 'tool-search-tool-2025-10-19', 'tool-examples-2025-10-29',
+]);
+
 type Rewrite = { ok: true; body: Record<string, unknown>; betas: string[] } | { ok: false; error: BedrockError };
 
 const validation = (message: string): Rewrite => ({ ok: false, error: { status: 400, type: 'ValidationException', message } });
@@ -30,6 +37,7 @@ function toAnthropicBody(exchange: SimExchange, route: BedrockRoute): Rewrite {
   if (version !== BEDROCK_ANTHROPIC_VERSION) return validation(`Malformed input request: #/anthropic_version: ${version === undefined ? 'required key [anthropic_version] not found' : `${JSON.stringify(version)} is not a valid enum value`}, please reformat your input and try again.`);
   const { anthropic_version: _version, anthropic_beta: beta, ...rest } = body;
   const betas = Array.isArray(beta) ? beta.filter((flag): flag is string => typeof flag === 'string') : [];
+  if (betas.some((flag) => !BEDROCK_BETAS.has(flag))) return validation('The model returned the following errors: invalid beta flag');
   return { ok: true, body: { ...rest, model: route.model, stream: route.operation === 'invoke-with-response-stream' }, betas };
 }
 

@@ -33,6 +33,51 @@ describe('convertToBedrockConverseRequest', () => {
     expect(warnings).toEqual([{ feature: 'system', message: 'The system message at messages[6] was moved to the top-level system prompt.' }]);
   });
 
+  it('hoists system text, keeps turns alternating with tool results first, and puts a cachePoint after each cache hint', () => {
+    const { value, warnings } = encode({
+      ...base,
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.', cache: { type: 'ephemeral' } }] },
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+        { role: 'assistant', content: [{ type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: [{ type: 'text', text: '4°C' }], isError: true }] },
+        { role: 'user', content: [{ type: 'text', text: 'And tomorrow?', cache: { type: 'ephemeral' } }] },
+      ],
+      tools: [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      toolChoice: { type: 'required' },
+      maxOutputTokens: 300,
+      temperature: 0.2,
+      stopSequences: ['END'],
+    });
+    expect(value).toEqual({
+      system: [{ text: 'Be brief.' }, { cachePoint: { type: 'default' } }],
+      messages: [
+        { role: 'user', content: [{ text: 'Weather?' }] },
+        { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Oslo' } } }] },
+        { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: '4°C' }], status: 'error' } }, { text: 'And tomorrow?' }, { cachePoint: { type: 'default' } }] },
+      ],
+      inferenceConfig: { maxTokens: 300, temperature: 0.2, stopSequences: ['END'] },
+      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } } } } } }], toolChoice: { any: {} } },
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('images go as bytes; a URL image, audio and a JSON mode are said, not silently lost', () => {
+    const { value, warnings } = encode({
+      ...base,
+      responseFormat: { type: 'json_object' },
+      messages: [{ role: 'user', content: [
+        { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBOR' } },
+        { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } },
+        { type: 'audio', data: 'UklG', format: 'wav' },
+        { type: 'text', text: 'Describe' },
+      ] }],
+    });
+    expect((value['messages'] as { content: unknown[] }[])[0]!.content).toEqual([{ image: { format: 'png', source: { bytes: 'iVBOR' } } }, { text: 'Describe' }]);
+    expect(value['system']).toEqual([{ text: expect.stringContaining('single valid JSON object') }]);
+    expect(warnings.map((w) => w.feature)).toEqual(['image', 'audio', 'response_format']);
+  });
+
   describe('cache points', () => {
     it('follow the part that carries the hint, in system, user content, media and tool results', () => {
       const request: CanonicalRequest = {

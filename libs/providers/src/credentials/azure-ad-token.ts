@@ -13,15 +13,15 @@ export const AZURE_COGNITIVE_SERVICES_SCOPE = 'https://cognitiveservices.azure.c
 export class AzureAdToken implements UpstreamCredential {
   readonly describe = 'azure entra id (default credential chain)';
   private readonly token: RefreshingToken;
+  private ready: Promise<TokenCredential> | undefined;
 
   /** `credential`: for tests; by default the chain, the library loaded only when an Azure provider first calls. */
-  constructor(credential?: TokenCredential, options: Omit<RefreshingTokenOptions, 'fetch'> = {}) {
-    let ready: Promise<TokenCredential> | undefined = credential ? Promise.resolve(credential) : undefined;
+  constructor(private readonly credential?: TokenCredential, options: Omit<RefreshingTokenOptions, 'fetch'> = {}) {
     this.token = new RefreshingToken({
       ...options,
       fetch: async () => {
-        ready ??= import('@azure/identity').then((lib) => new lib.DefaultAzureCredential());
-        const access = await (await ready).getToken(AZURE_COGNITIVE_SERVICES_SCOPE);
+        this.ready ??= credential ? Promise.resolve(credential) : import('@azure/identity').then((lib) => new lib.DefaultAzureCredential());
+        const access = await (await this.ready).getToken(AZURE_COGNITIVE_SERVICES_SCOPE);
         if (!access) throw new Error('no access token was returned');
         return { token: access.token, expiresAtMs: access.expiresOnTimestamp };
       },
@@ -32,7 +32,12 @@ export class AzureAdToken implements UpstreamCredential {
     return { authorization: `Bearer ${await this.token.get()}` };
   }
 
+  /**
+   * The library caches tokens too, and would hand the refused one back until it expires: the
+   * default chain is built anew, so the next call asks the identity service.
+   */
   invalidate(): void {
     this.token.invalidate();
+    if (!this.credential) this.ready = undefined;
   }
 }

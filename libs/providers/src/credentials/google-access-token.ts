@@ -13,15 +13,15 @@ export const GOOGLE_CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/clou
 export class GoogleAccessToken implements UpstreamCredential {
   readonly describe = 'google application default credentials';
   private readonly token: RefreshingToken;
+  private ready: Promise<GoogleAuth> | undefined;
 
   /** `auth`: for tests; by default ADC, the library loaded only when a Vertex provider first calls. */
-  constructor(auth?: GoogleAuth, options: Omit<RefreshingTokenOptions, 'fetch'> = {}) {
-    let ready: Promise<GoogleAuth> | undefined = auth ? Promise.resolve(auth) : undefined;
+  constructor(private readonly auth?: GoogleAuth, options: Omit<RefreshingTokenOptions, 'fetch'> = {}) {
     this.token = new RefreshingToken({
       ...options,
       fetch: async () => {
-        ready ??= import('google-auth-library').then((lib) => new lib.GoogleAuth({ scopes: [GOOGLE_CLOUD_PLATFORM_SCOPE] }));
-        const client = await (await ready).getClient();
+        this.ready ??= auth ? Promise.resolve(auth) : import('google-auth-library').then((lib) => new lib.GoogleAuth({ scopes: [GOOGLE_CLOUD_PLATFORM_SCOPE] }));
+        const client = await (await this.ready).getClient();
         const { token } = await client.getAccessToken();
         if (!token) throw new Error('no access token was returned');
         // The library knows the expiry it was given; without one, assume Google's usual hour.
@@ -35,7 +35,12 @@ export class GoogleAccessToken implements UpstreamCredential {
     return { authorization: `Bearer ${await this.token.get()}` };
   }
 
+  /**
+   * The library caches the token too, and would hand the refused one back until it expires:
+   * Application Default Credentials are looked up anew, so the next call asks for a new token.
+   */
   invalidate(): void {
     this.token.invalidate();
+    if (!this.auth) this.ready = undefined;
   }
 }

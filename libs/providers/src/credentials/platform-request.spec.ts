@@ -26,11 +26,11 @@ describe('platformRequest (AWS Bedrock)', () => {
   const claude = (apiKey: string, stream: boolean) =>
     platformRequest({
       provider: 'bedrock-claude', platform: bedrock, baseUrl: base, upstreamModel: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0', path: '/v1/messages', apiKey,
-      headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'context-1m-2025-08-07, interleaved-thinking-2025-05-14', 'x-request-id': 'req_2' },
+      headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'context-1m-2025-08-07, oauth-2025-04-20,interleaved-thinking-2025-05-14', 'x-request-id': 'req_2' },
       body: { model: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0', max_tokens: 10, messages: [], stream },
     });
 
-  it('Claude through invoke: the model in the URL (escaped), Bedrock\'s version and the beta flags in the body, a Bedrock API key as a bearer', async () => {
+  it('Claude through invoke: the model in the URL (escaped), Bedrock\'s version and the beta flags it knows in the body, a Bedrock API key as a bearer', async () => {
     expect(await claude('ABSKkey0000', false)).toEqual({
       url: `${base}/model/eu.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke`,
       headers: { 'x-request-id': 'req_2', authorization: 'Bearer ABSKkey0000' },
