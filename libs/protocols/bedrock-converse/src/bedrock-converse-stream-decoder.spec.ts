@@ -1,82 +1,123 @@
-import type { AwsEventStreamMessage } from '@rosetta/protocols/common';
+import type { StreamEvent } from '@rosetta/canonical';
+import { parseAwsEventStream } from '@rosetta/protocols/common';
+import { encodeFrame, fixtureFrames, fixtureJson, freezeNow, inPieces, serializeEvents, type FixtureFrame, type SerializedEvent } from './__fixtures__/load-fixture';
 import { BedrockConverseStreamDecoder } from './bedrock-converse-stream-decoder';
-import { convertBedrockConverseResponse } from './convert-bedrock-converse-response';
 
-const event = (eventType: string, payload: Record<string, unknown>): AwsEventStreamMessage => ({ messageType: 'event', eventType, payload: { ...payload, p: 'pad' } });
-
-function decode(messages: AwsEventStreamMessage[]) {
+/** The frames as bytes in uneven pieces → the event-stream parser → the decoder. */
+async function decode(frames: FixtureFrame[] | AsyncIterable<Uint8Array>): Promise<StreamEvent[]> {
   const decoder = new BedrockConverseStreamDecoder();
-  return [...messages.flatMap((m) => decoder.push(m)), ...decoder.end()].map((e) => (e.type === 'start' ? { type: 'start' } : e));
+  const events: StreamEvent[] = [];
+  for await (const message of parseAwsEventStream(Array.isArray(frames) ? inPieces(frames) : frames)) events.push(...decoder.push(message));
+  return [...events, ...decoder.end()];
 }
 
+/** Comparable JSON: the made-up response id checked for shape, then fixed. */
+function comparable(events: StreamEvent[]): SerializedEvent[] {
+  return serializeEvents(events).map((event) => {
+    if (event.type !== 'start') return event;
+    expect(event.id).toMatch(/^msg_bdrk_[0-9a-f]{32}$/);
+    return { ...event, id: 'ID' };
+  });
+}
+
+const ev = (event: string, payload: Record<string, unknown> = {}): FixtureFrame => ({ event, payload });
+const text = (contentBlockIndex: number, value: string) => ev('contentBlockDelta', { contentBlockIndex, delta: { text: value } });
+const stop = (stopReason = 'end_turn') => ev('messageStop', { stopReason });
+const metadata = ev('metadata', { usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 } });
+
+beforeEach(() => freezeNow());
+afterEach(() => jest.restoreAllMocks());
+
 describe('BedrockConverseStreamDecoder', () => {
-  it('reasoning with its signature, text, a tool call in pieces; finish after metadata with the usage (cache reads counted in the input)', () => {
-    expect(
-      decode([
-        event('messageStart', { role: 'assistant' }),
-        event('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Thinking' } } }),
-        event('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'sig-1' } } }),
-        event('contentBlockStop', { contentBlockIndex: 0 }),
-        event('contentBlockDelta', { contentBlockIndex: 1, delta: { text: 'Hello' } }),
-        event('contentBlockStop', { contentBlockIndex: 1 }),
-        event('contentBlockStart', { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tooluse_1', name: 'lookup' } } }),
-        event('contentBlockDelta', { contentBlockIndex: 2, delta: { toolUse: { input: '{"q":' } } }),
-        event('contentBlockDelta', { contentBlockIndex: 2, delta: { toolUse: { input: '"x"}' } } }),
-        event('contentBlockStop', { contentBlockIndex: 2 }),
-        event('messageStop', { stopReason: 'tool_use' }),
-        event('metadata', { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 115, cacheReadInputTokens: 100, cacheWriteInputTokens: 0 }, metrics: { latencyMs: 42 } }),
-      ]),
-    ).toEqual([
-      { type: 'start' },
-      { type: 'thinking-start', index: 0 },
-      { type: 'thinking-delta', index: 0, text: 'Thinking' },
-      { type: 'thinking-end', index: 0, signature: { protocol: 'bedrock-converse', value: 'sig-1' } },
-      { type: 'text-start', index: 1 },
-      { type: 'text-delta', index: 1, text: 'Hello' },
-      { type: 'text-end', index: 1 },
-      { type: 'tool-call-start', index: 2, id: 'tooluse_1', name: 'lookup' },
-      { type: 'tool-call-delta', index: 2, argumentsDelta: '{"q":' },
-      { type: 'tool-call-delta', index: 2, argumentsDelta: '"x"}' },
-      { type: 'tool-call-end', index: 2 },
-      { type: 'finish', finishReason: { unified: 'tool_calls', raw: 'tool_use' }, usage: { inputTokens: 110, outputTokens: 5, cachedInputTokens: 100 } },
+  it.each([
+    ['bedrock-text', "text, with Bedrock's padding and cache usage"],
+    ['bedrock-tool-use', 'signed reasoning, text, then two tool calls with their input in fragments'],
+    ['bedrock-redacted-thinking', 'redacted reasoning before signed reasoning, the output cap'],
+    ['bedrock-throttled', 'a throttling exception mid-stream'],
+    ['bedrock-stream-cut', 'a stream cut before messageStop'],
+  ])('decodes %s (%s), its frames split anywhere', async (name) => {
+    expect(comparable(await decode(fixtureFrames(`${name}.frames.jsonl`)))).toEqual(fixtureJson<SerializedEvent[]>(`${name}.canonical.json`));
+  });
+
+  it.each([
+    ['validationException', 'invalid_request_error', 400, false],
+    ['serviceUnavailableException', 'upstream_error', 503, true],
+    ['modelStreamErrorException', 'upstream_error', 502, true],
+    ['internalServerException', 'upstream_error', 502, true],
+  ])('ends with an error for a %s, never a finish', async (exception, type, status, retryable) => {
+    const events = await decode([ev('messageStart'), text(0, 'a'), { exception, payload: { message: 'went wrong' } }, stop(), metadata]);
+    expect(events.slice(-1)).toEqual([{ type: 'error', error: expect.objectContaining({ type, status, retryable, message: `Upstream service error: ${exception}: went wrong` }) }]);
+  });
+
+  it('ends with an error at a frame that fails its checksum, keeping what came before', async () => {
+    const bytes = Buffer.concat([ev('messageStart'), text(0, 'kept'), text(0, 'lost'), stop(), metadata].map(encodeFrame));
+    const third = encodeFrame(ev('messageStart')).length + encodeFrame(text(0, 'kept')).length;
+    bytes.writeUInt8(bytes.readUInt8(third + 40) ^ 0x20, third + 40);
+    const events = await decode((async function* () {
+      yield new Uint8Array(bytes);
+    })());
+    expect(events.map((event) => event.type)).toEqual(['start', 'text-start', 'text-delta', 'error']);
+    expect(events[3]).toEqual({ type: 'error', error: expect.objectContaining({ type: 'upstream_error', status: 502, message: expect.stringMatching(/^Upstream service error: MalformedEventStream: an event-stream frame could not be read/) }) });
+  });
+
+  it('finishes once, after metadata, and ignores anything after', async () => {
+    const decoder = new BedrockConverseStreamDecoder();
+    const push = (frame: FixtureFrame) => decoder.push({ messageType: 'event', eventType: 'event' in frame ? frame.event : '', payload: frame.payload });
+    expect(push(ev('messageStart')).map((e) => e.type)).toEqual(['start']);
+    expect(push(text(0, 'a')).map((e) => e.type)).toEqual(['text-start', 'text-delta']);
+    expect(push(stop()).map((e) => e.type)).toEqual(['text-end']);
+    expect(push(metadata)).toEqual([{ type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' }, usage: { inputTokens: 3, outputTokens: 2 } }]);
+    expect(push(text(0, 'late'))).toEqual([]);
+    expect(decoder.end()).toEqual([]);
+  });
+
+  it('finishes at the end, without usage, when the stream stops with no metadata; at messageStop when metadata came first', async () => {
+    expect((await decode([ev('messageStart'), text(0, 'a'), stop('stop_sequence')])).slice(-1)).toEqual([{ type: 'finish', finishReason: { unified: 'stop_sequence', raw: 'stop_sequence' } }]);
+    expect((await decode([ev('messageStart'), text(0, 'a'), metadata, stop()])).slice(-2)).toEqual([
+      { type: 'text-end', index: 0 },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' }, usage: { inputTokens: 3, outputTokens: 2 } },
     ]);
   });
 
-  it('an exception mid-stream is an error with its status, never a finish; a stream that stops before messageStop is cut', () => {
-    const thrown = decode([event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } }), { messageType: 'exception', exceptionType: 'throttlingException', payload: { message: 'Too many tokens' } }]);
-    expect(thrown.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ status: 429, message: 'Upstream service error: throttlingException: Too many tokens' }) });
-    expect(thrown.some((e) => e.type === 'finish')).toBe(false);
-    const cut = decode([event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } })]);
-    expect(cut.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ message: 'Upstream service error: the stream ended before messageStop' }) });
-  });
-
-  it('a stream without metadata still finishes, at its end', () => {
-    expect(decode([event('messageStart', {}), event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'x' } }), event('messageStop', { stopReason: 'max_tokens' })]).at(-1)).toEqual({
-      type: 'finish',
-      finishReason: { unified: 'length', raw: 'max_tokens' },
-    });
-  });
-});
-
-describe('convertBedrockConverseResponse', () => {
-  it('reasoning keeps its signature bound to Bedrock, redacted reasoning its bytes, tool input its JSON', () => {
-    const response = convertBedrockConverseResponse({
-      output: { message: { role: 'assistant', content: [
-        { reasoningContent: { reasoningText: { text: 'Think', signature: 'sig' } } },
-        { reasoningContent: { redactedContent: 'AAEC' } },
-        { text: 'Answer' },
-        { toolUse: { toolUseId: 'tooluse_9', name: 'lookup', input: { q: 'x' } } },
-      ] } },
-      stopReason: 'guardrail_intervened',
-      usage: { inputTokens: 3, outputTokens: 4, totalTokens: 17, cacheReadInputTokens: 0, cacheWriteInputTokens: 10 },
-    });
-    expect(response.content).toEqual([
-      { type: 'thinking', text: 'Think', signature: { protocol: 'bedrock-converse', value: 'sig' } },
-      { type: 'redacted_thinking', data: 'AAEC', protocol: 'bedrock-converse' },
-      { type: 'text', text: 'Answer' },
-      { type: 'tool_call', id: 'tooluse_9', name: 'lookup', arguments: '{"q":"x"}' },
+  it("numbers blocks in the order they open, whatever Bedrock's indexes, and closes blocks left open at messageStop", async () => {
+    const events = await decode([
+      ev('messageStart'),
+      text(4, 'first'),
+      ev('contentBlockStart', { contentBlockIndex: 9, start: { toolUse: { toolUseId: 't1', name: 'f' } } }),
+      ev('contentBlockDelta', { contentBlockIndex: 9, delta: { toolUse: { input: '{}' } } }),
+      ev('contentBlockStop', { contentBlockIndex: 4 }),
+      stop('tool_use'),
+      metadata,
     ]);
-    expect([response.finishReason, response.usage]).toEqual([{ unified: 'content_filter', raw: 'guardrail_intervened' }, { inputTokens: 13, outputTokens: 4, cacheCreationInputTokens: 10 }]);
-    expect(response.id).toMatch(/^msg_bdrk_[0-9a-f]{32}$/);
+    expect(events.slice(1, -1)).toEqual([
+      { type: 'text-start', index: 0 },
+      { type: 'text-delta', index: 0, text: 'first' },
+      { type: 'tool-call-start', index: 1, id: 't1', name: 'f' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{}' },
+      { type: 'text-end', index: 0 },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+  });
+
+  it('joins redacted reasoning sent in several deltas into one event, and ignores deltas of another kind on an open block', async () => {
+    const first = Buffer.from('secret reasoning, ').toString('base64');
+    const second = Buffer.from('encrypted').toString('base64');
+    const events = await decode([
+      ev('messageStart'),
+      ev('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent: first } } }),
+      text(0, 'not text'),
+      ev('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent: second } } }),
+      ev('contentBlockStop', { contentBlockIndex: 0 }),
+      stop(),
+      metadata,
+    ]);
+    expect(events.slice(1, -1)).toEqual([{ type: 'redacted-thinking', index: 0, data: Buffer.from('secret reasoning, encrypted').toString('base64'), protocol: 'bedrock-converse' }]);
+  });
+
+  it('ignores chunks that are no parsed frame and event types it does not know', async () => {
+    const decoder = new BedrockConverseStreamDecoder();
+    expect(decoder.push('text')).toEqual([]);
+    expect(decoder.push({ payload: {} })).toEqual([]);
+    expect(decoder.push({ messageType: 'event', eventType: 'somethingNew', payload: {} }).map((e) => e.type)).toEqual(['start']);
   });
 });

@@ -17,6 +17,11 @@ const DEFAULT_MAX_TOKENS = 8192;
  * AWS Bedrock's Converse API (ARCHITECTURE §9): one request shape for every model Bedrock sells,
  * at `{base}/model/{id}/converse` and `/converse-stream` (AWS event-stream framing). A Bedrock API
  * key goes as a bearer; without one the platform layer signs the request with SigV4.
+ *
+ * `top_k` is listed because Claude takes it (in additionalModelRequestFields); for other families
+ * it is dropped with a warning. `response_format` is listed as Anthropic lists it: Converse has no
+ * JSON mode, so the model is asked in the system prompt, with a warning, and a caller who set
+ * `provider_require_parameters` is refused rather than given an instruction for a guarantee.
  */
 export const bedrockConverseUpstream: UpstreamProtocol = {
   id: 'bedrock-converse',
