@@ -71,7 +71,8 @@ describe('configuration that says what it did', () => {
     expect((await chat(gateway, key, 'rosetta/qwen-local')).status).toBe(200);
     const { served, unserved } = summary(gateway);
     expect(served).toMatchObject({ 'rosetta/gpt-4o-mini': 'openai', 'rosetta/claude-haiku-4-5': 'anthropic', 'rosetta/qwen-local': 'local-vllm' });
-    expect(unserved['rosetta/llama-3.3-70b']).toBe("set GROQ_API_KEY (provider 'groq'); set TOGETHER_API_KEY (provider 'together')");
+    // Bedrock sells it too: the start log names every way to serve it.
+    expect(unserved['rosetta/llama-3.3-70b']).toBe("set GROQ_API_KEY (provider 'groq'); set TOGETHER_API_KEY (provider 'together'); set BEDROCK_REGION (provider 'bedrock')");
   });
 
   it('refuses a model nobody serves as configuration, naming what to set, and tells SDKs not to retry', async () => {
@@ -82,8 +83,8 @@ describe('configuration that says what it did', () => {
     expect(refused.headers.get('x-should-retry')).toBe('false');
     expect(((await refused.json()) as any).error).toMatchObject({
       type: 'configuration_error',
-      message: "'rosetta/claude-haiku-4-5' is not served by this gateway: no provider that serves it is configured and enabled: set ANTHROPIC_API_KEY (provider 'anthropic')",
+      message: "'rosetta/claude-haiku-4-5' is not served by this gateway: no provider that serves it is configured and enabled: set ANTHROPIC_API_KEY (provider 'anthropic'); set BEDROCK_REGION (provider 'bedrock'); set VERTEX_PROJECT (provider 'vertex-anthropic')",
     });
-    expect(summary(gateway).unserved['rosetta/claude-haiku-4-5']).toBe("set ANTHROPIC_API_KEY (provider 'anthropic')");
+    expect(summary(gateway).unserved['rosetta/claude-haiku-4-5']).toBe("set ANTHROPIC_API_KEY (provider 'anthropic'); set BEDROCK_REGION (provider 'bedrock'); set VERTEX_PROJECT (provider 'vertex-anthropic')");
   });
 });
