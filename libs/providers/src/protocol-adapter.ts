@@ -94,7 +94,7 @@ export class ProtocolAdapter implements ProviderAdapter {
   private body(call: UpstreamCall, stream: boolean) {
     const { target } = call;
     const converted = this.descriptor.encode({ ...call.request, stream }, { upstreamModel: target.upstreamModel, reasoning: target.reasoning, maxCompletionTokens: target.maxCompletionTokens });
-    return clampOutputTokens(this.descriptor.outputCapFields, requireHonoured(call.request, converted), target.outputTokenCap);
+    return clampOutputTokens(this.descriptor.outputCapFields, requireHonoured(call.request, converted), target.outputTokenCap, this.descriptor.thinkingBudgetFields);
   }
 
   private post(call: UpstreamCall, body: unknown, stream: boolean) {

@@ -105,29 +105,61 @@ export function requireHonoured<T>(request: Pick<CanonicalRequest, 'routing'>, c
   return converted;
 }
 
+/** The smallest thinking budget Claude takes (Anthropic's API, Bedrock and Vertex alike). */
+const MIN_THINKING_BUDGET = 1024;
+
 /**
  * Lowers the body's output cap (at the protocol's `fields`) to what the endpoint can give
- * (docs/decisions/0003), on the fast path too, and says so in the warnings. The body is copied where it changes.
+ * (docs/decisions/0003), on the fast path too, and says so in the warnings. A thinking budget
+ * (at `budgetFields`) must stay below the cap — Claude refuses a budget at or above `max_tokens` —
+ * so it comes down with it, leaving room for the answer, and thinking is turned off where no
+ * budget of Claude's minimum fits. The body is copied where it changes.
  */
 export function clampOutputTokens<T extends Record<string, unknown>>(
   fields: ReadonlyArray<readonly string[]>,
   converted: { value: T; warnings: TranslationWarning[] },
   cap: number | undefined,
+  budgetFields: ReadonlyArray<readonly string[]> = [],
 ): { value: T; warnings: TranslationWarning[] } {
   if (cap === undefined) return converted;
   let body: Record<string, unknown> = converted.value;
-  let clamped = false;
+  const warnings: TranslationWarning[] = [];
   for (const path of fields) {
-    const [head, leaf] = path.length === 2 ? [path[0]!, path[1]!] : [undefined, path[0]!];
-    const holder = (head ? body[head] : body) as Record<string, unknown> | undefined;
-    const value = holder?.[leaf];
+    const value = valueAt(body, path);
     if (typeof value !== 'number' || value <= cap) continue;
-    body = head ? { ...body, [head]: { ...holder, [leaf]: cap } } : { ...body, [leaf]: cap };
-    clamped = true;
+    body = withValueAt(body, path, cap);
+    warnings.push({ feature: 'max_tokens', message: `lowered to ${cap}, the most this endpoint can produce` });
   }
-  if (!clamped) return converted;
-  return {
-    value: body as T,
-    warnings: [...converted.warnings, { feature: 'max_tokens', message: `lowered to ${cap}, the most this endpoint can produce` }],
-  };
+  for (const path of budgetFields) {
+    const budget = valueAt(body, path);
+    if (typeof budget !== 'number' || budget < cap) continue;
+    const lowered = Math.max(MIN_THINKING_BUDGET, cap - MIN_THINKING_BUDGET);
+    if (lowered < cap) {
+      body = withValueAt(body, path, lowered);
+      warnings.push({ feature: 'thinking', message: `thinking budget lowered from ${budget} to ${lowered}, below this endpoint's output cap of ${cap}` });
+    } else {
+      body = withValueAt(body, path.slice(0, -1), { type: 'disabled' });
+      warnings.push({ feature: 'thinking', message: `thinking disabled: this endpoint's output cap of ${cap} leaves no room for the minimum budget of ${MIN_THINKING_BUDGET}` });
+    }
+  }
+  if (warnings.length === 0) return converted;
+  return { value: body as T, warnings: [...converted.warnings, ...warnings] };
+}
+
+function valueAt(body: Record<string, unknown>, path: readonly string[]): unknown {
+  let node: unknown = body;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** A copy of `body` with the value at `path` replaced, copying only the objects along the path. */
+function withValueAt(body: Record<string, unknown>, path: readonly string[], value: unknown): Record<string, unknown> {
+  const [head, ...rest] = path;
+  if (head === undefined) return body;
+  if (rest.length === 0) return { ...body, [head]: value };
+  const child = body[head];
+  return { ...body, [head]: withValueAt(typeof child === 'object' && child !== null && !Array.isArray(child) ? (child as Record<string, unknown>) : {}, rest, value) };
 }

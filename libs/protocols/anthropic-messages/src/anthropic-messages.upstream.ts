@@ -22,6 +22,7 @@ export const anthropicMessagesUpstream: UpstreamProtocol = {
   id: 'anthropic',
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['max_tokens']],
+  thinkingBudgetFields: [['thinking', 'budget_tokens']],
   url: (baseUrl) => `${baseUrl}/v1/messages`,
   headers: (apiKey, request) => {
     // ARCHITECTURE §4.12: the client's anthropic-version and anthropic-beta reach Anthropic upstreams.

@@ -27,6 +27,7 @@ export const bedrockConverseUpstream: UpstreamProtocol = {
   id: 'bedrock-converse',
   parameters: ['tools', 'tool_choice', 'temperature', 'top_p', 'top_k', 'stop', 'response_format', 'max_tokens', 'reasoning'],
   outputCapFields: [['inferenceConfig', 'maxTokens']],
+  thinkingBudgetFields: [['additionalModelRequestFields', 'thinking', 'budget_tokens']],
   url: (baseUrl, upstreamModel, stream) => `${baseUrl}/model/${encodeURIComponent(upstreamModel)}/${stream ? 'converse-stream' : 'converse'}`,
   headers: (apiKey) => credentialHeader('authorization', `Bearer ${apiKey}`, apiKey),
   encode: (request, endpoint) =>

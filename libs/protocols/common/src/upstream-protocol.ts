@@ -41,6 +41,8 @@ export interface UpstreamProtocol {
   readonly parameters: readonly string[];
   /** Where a wire body keeps its output cap (paths into the body), to lower it to the endpoint's. */
   readonly outputCapFields: ReadonlyArray<readonly string[]>;
+  /** Where it keeps a thinking budget that must stay below that cap (Claude's), to lower it too. */
+  readonly thinkingBudgetFields?: ReadonlyArray<readonly string[]>;
   /** The URL to POST to, from the provider's base URL. */
   url(baseUrl: string, upstreamModel: string, stream: boolean): string;
   /** Credentials and protocol headers (the client's own, where the protocol forwards them). */
