@@ -53,7 +53,7 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
   const { res, settings, signal, requestId } = exchange;
   res.setHeader('x-amzn-requestid', requestId);
   const route = bedrockRoute(exchange.url.pathname)!;
-  const refusal = checkBedrockCredentials(exchange);
+  const refusal = checkBedrockCredentials(exchange, route);
   const rewrite = refusal ? undefined : toAnthropicBody(exchange, route);
   const early = refusal ?? (rewrite && !rewrite.ok ? rewrite.error : undefined);
   if (early || !rewrite?.ok) {

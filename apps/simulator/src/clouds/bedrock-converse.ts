@@ -21,7 +21,7 @@ async function handleConverse(exchange: SimExchange): Promise<void> {
   const { res, settings, signal, requestId } = exchange;
   res.setHeader('x-amzn-requestid', requestId);
   const route = bedrockRoute(exchange.url.pathname)!;
-  const refusal = checkBedrockCredentials(exchange);
+  const refusal = checkBedrockCredentials(exchange, route);
   if (refusal || !exchange.body.ok) {
     if (await pause(settings.latencyMs, signal)) refuse(exchange, refusal ?? { status: 400, type: 'SerializationException', message: `Could not parse the request body as JSON (${exchange.body.ok ? '' : exchange.body.error})` });
     return;
