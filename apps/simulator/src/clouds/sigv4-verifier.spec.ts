@@ -1,7 +1,7 @@
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { mintSimAwsTemporaryCredentials, simAwsDeniedCredentials, simAwsStaticCredentials, type SimAwsCredentials } from './aws-credentials';
 import { computeSigV4, verifySigV4, type SigV4Request } from './sigv4-verifier';
+import { NodeSha256 } from './testing/bedrock-wire';
 
 // The verifier is the simulator's own SigV4 implementation. It is checked twice: against the
 // signatures AWS publishes for its signing test suite (awslabs/aws-c-auth,
@@ -43,33 +43,6 @@ describe('computeSigV4 against the AWS signing test suite', () => {
     expect(computeSigV4(signed, { ...SUITE, signedHeaders }).signature).toBe(signature);
   });
 });
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-function bytes(data: SourceData): string | Uint8Array {
-  if (typeof data === 'string') return data;
-  return ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-}
-
-/** SHA-256 and HMAC-SHA256 from node:crypto, in the shape the SDK's signer takes. */
-class NodeSha256 {
-  private hash: Hash | Hmac;
-  constructor(private readonly secret?: SourceData) {
-    this.hash = this.fresh();
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()));
-  }
-  reset(): void {
-    this.hash = this.fresh();
-  }
-  private fresh(): Hash | Hmac {
-    return this.secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(this.secret));
-  }
-}
 
 describe('verifySigV4 against requests signed by @smithy/signature-v4', () => {
   const SIGNED_AT = Date.UTC(2026, 10, 29, 12, 0, 0);
