@@ -6,7 +6,7 @@ import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
 import type { ReplyPlan } from '../reply-plan';
 import { playStream, type StreamFrame } from '../sse-stream';
 import { EVENT_STREAM_HEADERS, eventFrame, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
-import { plannedBedrockError, sendBedrockError, type BedrockError } from './bedrock-errors';
+import { plannedBedrockError, sendBedrockError, streamException, upfrontError, type BedrockError } from './bedrock-errors';
 import { bedrockRoute, checkBedrockCredentials, type BedrockRoute } from './bedrock-route';
 import { rewriteExchange } from './cloud-exchange';
 
@@ -69,7 +69,8 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
   const plan = exchange.plan(step.request.neutral);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
-  if (plan.error) return sendBedrockError(res, requestId, plannedBedrockError(plan.error));
+  const error = upfrontError(plan, step.request.neutral.stream);
+  if (error) return sendBedrockError(res, requestId, plannedBedrockError(error));
   const ctx = newAnthropicContext(route.model);
   const calls = identifyToolUses(plan.toolCalls);
   if (step.request.neutral.stream) return streamInvoke(exchange, plan, renderAnthropicStream(plan, ctx, calls, settings.chunkTokens));
@@ -97,9 +98,10 @@ function chunkFrames(frames: readonly StreamFrame[], plan: ReplyPlan): StreamFra
 }
 
 async function streamInvoke(exchange: SimExchange, plan: ReplyPlan, frames: StreamFrame[]): Promise<void> {
+  const failure = streamException(plan.error, 'invoke-with-response-stream');
   await playStream(exchange.res, exchange.signal, {
     frames: chunkFrames(frames, plan),
-    errorFrame: exceptionFrame('modelStreamErrorException', 'The model stream was interrupted; try the request again.'),
+    errorFrame: exceptionFrame(failure.type, failure.message),
     garbageFrame: rawEventFrame('chunk', GARBAGE_TEXT),
     faults: streamFaultsOf(plan),
     tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
