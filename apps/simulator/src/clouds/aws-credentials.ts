@@ -45,8 +45,10 @@ function sign(payload: string): string {
   return createHmac('sha256', SIGNATURE_SECRET).update(`aws-session:${payload}`).digest('base64url');
 }
 
+export type SimAwsTemporaryCredentials = Required<SimAwsCredentials>;
+
 /** Temporary credentials as STS, a container endpoint or instance metadata issue them: the session token carries the expiry. */
-export function mintSimAwsTemporaryCredentials(expiresInSeconds: number, nowMs = Date.now()): SimAwsCredentials {
+export function mintSimAwsTemporaryCredentials(expiresInSeconds: number, nowMs = Date.now()): SimAwsTemporaryCredentials {
   const accessKeyId = `${TEMPORARY_PREFIX}${randomId(13).toUpperCase().replace(/[^A-Z0-9]/g, 'X')}`;
   const exp = nowMs / 1000 + expiresInSeconds;
   const payload = Buffer.from(JSON.stringify({ akid: accessKeyId, exp })).toString('base64url');

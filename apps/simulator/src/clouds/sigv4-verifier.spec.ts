@@ -100,7 +100,7 @@ describe('verifySigV4 against requests signed by @smithy/signature-v4', () => {
     expect(verifySigV4(request, SIGNED_AT + 59_000)).toMatchObject({ ok: true, temporary: true });
     expect(verifySigV4(request, SIGNED_AT + 60_000)).toEqual({ ok: false, status: 403, errorType: 'ExpiredTokenException', message: 'The security token included in the request is expired' });
     const other = mintSimAwsTemporaryCredentials(60, SIGNED_AT);
-    const borrowed = { ...request, headers: { ...request.headers, 'x-amz-security-token': other.sessionToken! } };
+    const borrowed = { ...request, headers: { ...request.headers, 'x-amz-security-token': other.sessionToken } };
     expect(verifySigV4(borrowed, SIGNED_AT)).toMatchObject({ ok: false, errorType: 'UnrecognizedClientException' });
   });
 
