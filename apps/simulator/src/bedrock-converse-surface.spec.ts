@@ -80,6 +80,7 @@ describe('the Bedrock Converse surface', () => {
     ['a system block that is not text or a cache point', { system: [{ image: png.image }], messages: [user('a')] }, 'system.0 must set exactly one of text, guardContent or cachePoint.'],
     ['a tool choice naming an undeclared tool', { messages: [user('a')], toolConfig: { ...weather, toolChoice: { tool: { name: 'lookup' } } } }, "The model returned the following errors: tool_choice names tool 'lookup', which is not among the tools provided."],
     ['a thinking budget below 1024', { messages: [user('a')], additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 500 } } }, 'The model returned the following errors: thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'],
+    ['a thinking budget not below maxTokens', { messages: [user('a')], inferenceConfig: { maxTokens: 1024 }, additionalModelRequestFields: thinking }, 'The model returned the following errors: `max_tokens` must be greater than `thinking.budget_tokens`.'],
     ['a temperature while thinking', { messages: [user('a')], inferenceConfig: { temperature: 0.2 }, additionalModelRequestFields: thinking }, 'The model returned the following errors: `temperature` may only be set to 1 when thinking is enabled.'],
     ['a forced tool while thinking', { messages: [user('a')], toolConfig: { ...weather, toolChoice: { any: {} } }, additionalModelRequestFields: thinking }, 'The model returned the following errors: Thinking may not be enabled when tool_choice forces tool use.'],
     [

@@ -150,6 +150,7 @@ function checkClaudeThinking(model: string, turns: readonly Turn[], inference: R
   const index = turns.map((turn) => turn.message.role).lastIndexOf('assistant');
   const problem = claudeThinkingProblem({
     thinking,
+    maxTokens: typeof inference['maxTokens'] === 'number' ? inference['maxTokens'] : undefined,
     inference,
     additional,
     forcedTool: choice !== 'auto',

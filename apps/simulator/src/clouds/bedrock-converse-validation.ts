@@ -80,6 +80,7 @@ export interface AssistantTurnShape {
 
 export interface ClaudeThinkingInput {
   thinking: Record<string, unknown>;
+  maxTokens: number | undefined;
   inference: Record<string, unknown>;
   additional: Record<string, unknown>;
   forcedTool: boolean;
@@ -88,13 +89,14 @@ export interface ClaudeThinkingInput {
 
 /**
  * Claude's own rules while thinking, which Bedrock passes on as "The model returned the following
- * errors: …": a budget of at least 1024, no temperature, top_k or low topP, no
+ * errors: …": a budget of at least 1024 below the output cap, no temperature, top_k or low topP, no
  * forced tool, and a final tool-calling assistant turn that opens with its reasoning.
  */
 export function claudeThinkingProblem(input: ClaudeThinkingInput): string | undefined {
   const budget = input.thinking['budget_tokens'];
   const model = (message: string): string => `The model returned the following errors: ${message}`;
   if (typeof budget !== 'number' || budget < MIN_THINKING_BUDGET) return model(`thinking.enabled.budget_tokens: Input should be greater than or equal to ${MIN_THINKING_BUDGET}`);
+  if (input.maxTokens !== undefined && input.maxTokens <= budget) return model('`max_tokens` must be greater than `thinking.budget_tokens`.');
   const temperature = input.inference['temperature'];
   if (temperature !== undefined && temperature !== 1) return model('`temperature` may only be set to 1 when thinking is enabled.');
   const topP = input.inference['topP'];
