@@ -46,7 +46,14 @@ describe('@anthropic-ai/bedrock-sdk against the simulator', () => {
     stream.on('text', (text) => deltas.push(text));
     const final = await stream.finalMessage();
     expect([deltas.join(''), final.usage.output_tokens, final.stop_reason]).toEqual(['Streamed from Bedrock.', 4, 'end_turn']);
-    expect(sim.requests()[0]?.path).toBe(`/model/${MODEL}/invoke-with-response-stream`);
+    const [recorded] = sim.requests();
+    expect([recorded?.path, recorded?.body]).toEqual([`/model/${MODEL}/invoke-with-response-stream`, { anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'stream please' }] }]);
+  });
+
+  it('an exception inside the stream fails the SDK’s stream, naming it', async () => {
+    sim.script({ match: 'throttle inside', reply: { text: 'one two three', streamErrorAfterChunks: 1, error: { status: 429, message: 'Too many tokens, please wait before trying again.' } } });
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'throttle inside' }] });
+    await expect(stream.finalMessage()).rejects.toThrow(/throttlingException/);
   });
 
   it('a scripted throttle reaches the SDK as a 429', async () => {

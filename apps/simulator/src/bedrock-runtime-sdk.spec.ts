@@ -1,7 +1,7 @@
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, InvokeModelCommand, InvokeModelWithResponseStreamCommand, type ContentBlock, type Message } from '@aws-sdk/client-bedrock-runtime';
 import { fromContainerMetadata, fromInstanceMetadata } from '@aws-sdk/credential-providers';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { simAwsStaticCredentials } from './clouds/aws-credentials';
+import { mintSimAwsTemporaryCredentials, simAwsDeniedCredentials, simAwsStaticCredentials, type SimAwsCredentials } from './clouds/aws-credentials';
 import { startAwsCredentialServer, type RunningAwsCredentialServer } from './clouds/aws-credential-server';
 import { useAwsLoopback, watchOutboundHosts } from './clouds/testing/cloud-test-env';
 import { startSimulator, type RunningSimulator } from './simulator';
@@ -35,6 +35,9 @@ describe('@aws-sdk/client-bedrock-runtime against the simulator', () => {
   beforeEach(() => sim.reset());
 
   const user = (text: string): Message => ({ role: 'user', content: [{ text }] });
+  /** A client like `client`, with other credentials (or a bearer token); destroyed by the caller. */
+  const clientWith = (config: { credentials?: SimAwsCredentials; token?: { token: string }; authSchemePreference?: string[] }): BedrockRuntimeClient =>
+    new BedrockRuntimeClient({ region: 'us-east-1', endpoint: sim.url, maxAttempts: 1, requestHandler: new NodeHttpHandler(), ...config });
 
   it('Converse: text, usage with the cache counters, and the signed path with the model id escaped', async () => {
     sim.script({ match: 'cached please', reply: { text: 'From cache.', usage: { input: 120, output: 3, cached: 100 } } });
@@ -97,6 +100,43 @@ describe('@aws-sdk/client-bedrock-runtime against the simulator', () => {
     };
     await expect(read()).rejects.toMatchObject({ name: 'ModelStreamErrorException' });
     expect(seen.join('')).toBe('alpha beta ');
+    sim.script({ match: 'throttle midway', reply: { text: 'alpha beta gamma', streamErrorAfterChunks: 1, error: { status: 429, message: 'Too many tokens, please wait before trying again.' } } });
+    const throttled = await client.send(new ConverseStreamCommand({ modelId: MODEL, messages: [user('throttle midway')] }));
+    const drain = async (): Promise<void> => {
+      for await (const event of throttled.stream!) void event;
+    };
+    await expect(drain()).rejects.toMatchObject({ name: 'ThrottlingException', message: 'Too many tokens, please wait before trying again.' });
+  });
+
+  it.each([
+    [400, 'ValidationException'],
+    [403, 'AccessDeniedException'],
+    [404, 'ResourceNotFoundException'],
+    [408, 'ModelTimeoutException'],
+    [424, 'ModelErrorException'],
+    [500, 'InternalServerException'],
+    [503, 'ServiceUnavailableException'],
+  ])('a scripted %i reaches the SDK as its %s', async (status, name) => {
+    sim.script({ match: `scripted ${status}`, reply: { error: { status, message: `scripted ${status}` } } });
+    await expect(client.send(new ConverseCommand({ modelId: MODEL, messages: [user(`scripted ${status}`)] }))).rejects.toMatchObject({ name, message: `scripted ${status}`, $metadata: { httpStatusCode: status } });
+  });
+
+  it('ConverseStream with reasoning: its text and then its signature, which verifies when replayed', async () => {
+    const thinking = { thinking: { type: 'enabled', budget_tokens: 1024 } };
+    const answer = await client.send(new ConverseStreamCommand({ modelId: MODEL, messages: [user('think about Oslo')], additionalModelRequestFields: thinking }));
+    let reasoning = '';
+    let signature = '';
+    let text = '';
+    for await (const event of answer.stream!) {
+      const delta = event.contentBlockDelta?.delta;
+      reasoning += delta?.reasoningContent?.text ?? '';
+      signature += delta?.reasoningContent?.signature ?? '';
+      text += delta?.text ?? '';
+    }
+    expect(reasoning).toBe('Considering: think about Oslo');
+    const replay: Message[] = [user('think about Oslo'), { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text: reasoning, signature } } }, { text }] }, user('and now?')];
+    const next = await client.send(new ConverseCommand({ modelId: MODEL, messages: replay, additionalModelRequestFields: thinking }));
+    expect(next.stopReason).toBe('end_turn');
   });
 
   it('a wrong secret is InvalidSignatureException, an unknown key UnrecognizedClientException', async () => {
@@ -109,6 +149,18 @@ describe('@aws-sdk/client-bedrock-runtime against the simulator', () => {
     } finally {
       wrongSecret.destroy();
       unknownKey.destroy();
+    }
+  });
+
+  it('temporary credentials past their expiry are ExpiredTokenException; a principal without permission AccessDeniedException', async () => {
+    const expired = clientWith({ credentials: mintSimAwsTemporaryCredentials(-1) });
+    const denied = clientWith({ credentials: simAwsDeniedCredentials() });
+    try {
+      await expect(expired.send(new ConverseCommand({ modelId: MODEL, messages: [user('hi')] }))).rejects.toMatchObject({ name: 'ExpiredTokenException', $metadata: { httpStatusCode: 403 } });
+      await expect(denied.send(new ConverseStreamCommand({ modelId: MODEL, messages: [user('hi')] }))).rejects.toMatchObject({ name: 'AccessDeniedException', message: expect.stringContaining('bedrock:InvokeModelWithResponseStream') });
+    } finally {
+      expired.destroy();
+      denied.destroy();
     }
   });
 
@@ -153,6 +205,12 @@ describe('@aws-sdk/client-bedrock-runtime against the simulator', () => {
       ['bedrock-anthropic', `/model/${encodeURIComponent(MODEL)}/invoke`],
       ['bedrock-anthropic', `/model/${encodeURIComponent(MODEL)}/invoke-with-response-stream`],
     ]);
+    sim.script({ match: 'Hello timeout', reply: { text: 'a b c', streamErrorAfterChunks: 1, error: { status: 408, message: 'Model has timed out in processing the request.' } } });
+    const timedOut = await client.send(new InvokeModelWithResponseStreamCommand({ modelId: MODEL, contentType: 'application/json', body: body('Hello timeout') }));
+    const drain = async (): Promise<void> => {
+      for await (const event of timedOut.body!) void event;
+    };
+    await expect(drain()).rejects.toMatchObject({ name: 'ModelTimeoutException', message: 'Model has timed out in processing the request.' });
     const withModel = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
     await expect(client.send(new InvokeModelCommand({ modelId: MODEL, body: withModel }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('extraneous key [model]') });
     // A beta flag Bedrock does not know fails the whole request, as it does on Bedrock.
@@ -160,14 +218,24 @@ describe('@aws-sdk/client-bedrock-runtime against the simulator', () => {
     await expect(client.send(new InvokeModelCommand({ modelId: MODEL, body: unknownBeta }))).rejects.toMatchObject({ name: 'ValidationException', message: expect.stringContaining('invalid beta flag') });
   });
 
-  it('a Bedrock API key as a bearer token', async () => {
-    const response = await fetch(`${sim.url}/model/${encodeURIComponent(MODEL)}/converse`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer ABSKc2ltLWtleQ==', 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [user('keyed')] }),
-    });
-    expect(response.status).toBe(200);
-    const refused = await fetch(`${sim.url}/model/${encodeURIComponent(MODEL)}/converse`, { method: 'POST', headers: { authorization: 'Bearer sk-not-bedrock' }, body: '{}' });
-    expect([refused.status, refused.headers.get('x-amzn-errortype')?.split(':')[0]]).toEqual([403, 'UnrecognizedClientException']);
+  it('a Bedrock API key through the SDK’s bearer support: the token config, and AWS_BEARER_TOKEN_BEDROCK', async () => {
+    const keyed = clientWith({ token: { token: 'ABSKc2ltLWtleQ==' }, authSchemePreference: ['httpBearerAuth'] });
+    const notBedrock = clientWith({ token: { token: 'sk-not-bedrock' }, authSchemePreference: ['httpBearerAuth'] });
+    try {
+      expect((await keyed.send(new ConverseCommand({ modelId: MODEL, messages: [user('keyed')] }))).stopReason).toBe('end_turn');
+      await expect(notBedrock.send(new ConverseCommand({ modelId: MODEL, messages: [user('keyed')] }))).rejects.toMatchObject({ name: 'UnrecognizedClientException', $metadata: { httpStatusCode: 403 } });
+    } finally {
+      keyed.destroy();
+      notBedrock.destroy();
+    }
+    const restore = useAwsLoopback({ AWS_BEARER_TOKEN_BEDROCK: 'ABSKZnJvbS1lbnY=' });
+    const fromEnv = clientWith({});
+    try {
+      expect((await fromEnv.send(new ConverseCommand({ modelId: MODEL, messages: [user('from env')] }))).stopReason).toBe('end_turn');
+    } finally {
+      fromEnv.destroy();
+      restore();
+    }
+    expect(sim.requests().map((r) => r.headers['authorization'])).toEqual(['Bearer ABSKc2ltLWtleQ==', 'Bearer sk-not-bedrock', 'Bearer ABSKZnJvbS1lbnY=']);
   });
 });

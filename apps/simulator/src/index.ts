@@ -39,8 +39,8 @@ export { startAzureIdentityServer, type AzureIdentityServerOptions, type IssuedA
 export { VERTEX_ANTHROPIC_VERSION, vertexAnthropicProtocol } from './clouds/vertex-anthropic';
 export { vertexGeminiProtocol } from './clouds/vertex-gemini';
 export { AZURE_API_VERSIONS, azureOpenAiProtocol } from './clouds/azure-openai';
-export { mintSimAwsTemporaryCredentials, simAwsSecret, simAwsStaticCredentials, type SimAwsCredentials } from './clouds/aws-credentials';
+export { mintSimAwsTemporaryCredentials, simAwsDeniedCredentials, simAwsSecret, simAwsStaticCredentials, type SimAwsCredentials, type SimAwsTemporaryCredentials } from './clouds/aws-credentials';
 export { startAwsCredentialServer, type AwsCredentialServerOptions, type IssuedAwsCredentials, type RunningAwsCredentialServer } from './clouds/aws-credential-server';
-export { verifySigV4, type SigV4Request, type SigV4Result } from './clouds/sigv4-verifier';
+export { computeSigV4, verifySigV4, type SigV4Computation, type SigV4Request, type SigV4Result, type SigV4Signing } from './clouds/sigv4-verifier';
 export { BEDROCK_ANTHROPIC_VERSION, bedrockAnthropicProtocol } from './clouds/bedrock-anthropic';
 export { bedrockConverseProtocol } from './clouds/bedrock-converse';

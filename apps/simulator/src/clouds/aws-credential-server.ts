@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mintSimAwsTemporaryCredentials, type SimAwsCredentials } from './aws-credentials';
+import { mintSimAwsTemporaryCredentials, type SimAwsTemporaryCredentials } from './aws-credentials';
 import { sendJsonBody, sendText, startLoopbackServer } from './loopback-server';
 
 export interface AwsCredentialServerOptions {
@@ -38,8 +38,8 @@ interface State {
   imdsTokens: Set<string>;
 }
 
-function issue(state: State, via: IssuedAwsCredentials['via']): SimAwsCredentials & { expiration: Date } {
-  const credentials = mintSimAwsTemporaryCredentials(state.options.expiresInSeconds) as SimAwsCredentials & { expiration: Date };
+function issue(state: State, via: IssuedAwsCredentials['via']): SimAwsTemporaryCredentials {
+  const credentials = mintSimAwsTemporaryCredentials(state.options.expiresInSeconds);
   state.issued.push({ via, accessKeyId: credentials.accessKeyId, expiration: credentials.expiration.toISOString() });
   return credentials;
 }

@@ -1,12 +1,12 @@
 import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
 import { isRecord, pause } from '../http-io';
 import { firstStep } from '../protocols/anthropic';
-import { identifyToolUses, newAnthropicContext, renderAnthropicStream, renderMessage } from '../protocols/anthropic-response';
+import { anthropicStreamEvents, identifyToolUses, newAnthropicContext, renderMessage, type AnthropicStreamEvent } from '../protocols/anthropic-response';
 import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
 import type { ReplyPlan } from '../reply-plan';
 import { playStream, type StreamFrame } from '../sse-stream';
 import { EVENT_STREAM_HEADERS, eventFrame, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
-import { plannedBedrockError, sendBedrockError, type BedrockError } from './bedrock-errors';
+import { plannedBedrockError, sendBedrockError, streamException, upfrontError, type BedrockError } from './bedrock-errors';
 import { bedrockRoute, checkBedrockCredentials, type BedrockRoute } from './bedrock-route';
 import { rewriteExchange } from './cloud-exchange';
 
@@ -53,11 +53,10 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
   const { res, settings, signal, requestId } = exchange;
   res.setHeader('x-amzn-requestid', requestId);
   const route = bedrockRoute(exchange.url.pathname)!;
-  const refusal = checkBedrockCredentials(exchange);
-  const rewrite = refusal ? undefined : toAnthropicBody(exchange, route);
-  const early = refusal ?? (rewrite && !rewrite.ok ? rewrite.error : undefined);
-  if (early || !rewrite?.ok) {
-    if (await pause(settings.latencyMs, signal)) sendBedrockError(res, requestId, early ?? { status: 500, type: 'InternalServerException', message: 'unreachable' });
+  const refusal = checkBedrockCredentials(exchange, route);
+  const rewrite: Rewrite = refusal ? { ok: false, error: refusal } : toAnthropicBody(exchange, route);
+  if (!rewrite.ok) {
+    if (await pause(settings.latencyMs, signal)) sendBedrockError(res, requestId, rewrite.error);
     return;
   }
   const headers = { 'x-api-key': 'bedrock-sigv4', 'anthropic-version': '2023-06-01', ...(rewrite.betas.length > 0 ? { 'anthropic-beta': rewrite.betas.join(',') } : {}) };
@@ -69,10 +68,11 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
   const plan = exchange.plan(step.request.neutral);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
-  if (plan.error) return sendBedrockError(res, requestId, plannedBedrockError(plan.error));
+  const error = upfrontError(plan, step.request.neutral.stream);
+  if (error) return sendBedrockError(res, requestId, plannedBedrockError(error));
   const ctx = newAnthropicContext(route.model);
   const calls = identifyToolUses(plan.toolCalls);
-  if (step.request.neutral.stream) return streamInvoke(exchange, plan, renderAnthropicStream(plan, ctx, calls, settings.chunkTokens));
+  if (step.request.neutral.stream) return streamInvoke(exchange, plan, anthropicStreamEvents(plan, ctx, calls, settings.chunkTokens));
   if (plan.dropConnectionAfterChunks !== undefined) {
     res.socket?.destroy();
     return;
@@ -83,23 +83,20 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
   return sendJsonWithFault(res, signal, plan.fault, 200, renderMessage(plan, ctx, calls));
 }
 
-/** Each Anthropic SSE event becomes a `chunk` frame carrying its JSON as base64 `bytes`; message_stop gains Bedrock's invocation metrics. */
-function chunkFrames(frames: readonly StreamFrame[], plan: ReplyPlan): StreamFrame[] {
-  return frames.map((frame) => {
-    const text = typeof frame.data === 'string' ? frame.data : Buffer.from(frame.data).toString('utf8');
-    const data = /^data: (.*)$/m.exec(text)?.[1] ?? '{}';
-    const event = JSON.parse(data) as Record<string, unknown>;
-    if (event['type'] === 'message_stop') {
-      event['amazon-bedrock-invocationMetrics'] = { inputTokenCount: plan.usage.input, outputTokenCount: plan.usage.output, invocationLatency: 42, firstByteLatency: 21 };
-    }
-    return { ...frame, data: eventFrame('chunk', { bytes: Buffer.from(JSON.stringify(event)).toString('base64') }) };
+/** Each Anthropic event becomes a `chunk` frame carrying its JSON as base64 `bytes`; message_stop gains Bedrock's invocation metrics. */
+function chunkFrames(events: readonly AnthropicStreamEvent[], plan: ReplyPlan): StreamFrame[] {
+  return events.map(({ data, tokens, phase }) => {
+    const metrics = { inputTokenCount: plan.usage.input, outputTokenCount: plan.usage.output, invocationLatency: 42, firstByteLatency: 21 };
+    const event = data['type'] === 'message_stop' ? { ...data, 'amazon-bedrock-invocationMetrics': metrics } : data;
+    return { data: eventFrame('chunk', { bytes: Buffer.from(JSON.stringify(event)).toString('base64') }), tokens, phase };
   });
 }
 
-async function streamInvoke(exchange: SimExchange, plan: ReplyPlan, frames: StreamFrame[]): Promise<void> {
+async function streamInvoke(exchange: SimExchange, plan: ReplyPlan, events: AnthropicStreamEvent[]): Promise<void> {
+  const failure = streamException(plan.error, 'invoke-with-response-stream');
   await playStream(exchange.res, exchange.signal, {
-    frames: chunkFrames(frames, plan),
-    errorFrame: exceptionFrame('modelStreamErrorException', 'The model stream was interrupted; try the request again.'),
+    frames: chunkFrames(events, plan),
+    errorFrame: exceptionFrame(failure.type, failure.message),
     garbageFrame: rawEventFrame('chunk', GARBAGE_TEXT),
     faults: streamFaultsOf(plan),
     tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,

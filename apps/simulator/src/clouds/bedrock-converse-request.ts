@@ -1,6 +1,7 @@
 import { isRecord } from '../http-io';
 import type { NeutralMessage, NeutralRequest, NeutralTool, NeutralToolChoice, NeutralToolResult } from '../reply-plan';
 import { verifyThinkingSignature } from '../signatures';
+import { blockProblem, claudeThinkingProblem, inferenceProblem, systemProblem } from './bedrock-converse-validation';
 
 /** A request Bedrock would refuse with 400 ValidationException. */
 export class ConverseRequestError extends Error {
@@ -39,6 +40,8 @@ interface Turn {
   message: NeutralMessage;
   toolUseIds: string[];
   usesTools: boolean;
+  /** The member each content block sets, cache points left out (they mark, they are not content). */
+  members: string[];
 }
 
 function toolResultText(content: unknown): string {
@@ -64,9 +67,13 @@ function readMessage(raw: unknown, i: number): Turn {
   const toolUseIds: string[] = [];
   const results: NeutralToolResult[] = [];
   let usesTools = false;
+  const members: string[] = [];
   content.forEach((block, j) => {
     const [member, value] = memberOf(block, `${path}.content.${j}`);
     const at = `${path}.content.${j}.${member}`;
+    const problem = blockProblem(member, value, at);
+    if (problem) throw invalid(problem);
+    if (member !== 'cachePoint') members.push(member);
     if (member === 'text') texts.push(typeof value === 'string' ? value : '');
     if (member === 'toolUse') {
       if (role !== 'assistant') throw invalid(`A toolUse block at ${at} must be in an assistant message.`);
@@ -92,13 +99,27 @@ function readMessage(raw: unknown, i: number): Turn {
   const message: NeutralMessage = { role, text: texts.join('\n') };
   if (toolUseIds.length > 0) message.toolCallIds = toolUseIds;
   if (results.length > 0) message.toolResults = results;
-  return { message, toolUseIds, usesTools };
+  return { message, toolUseIds, usesTools, members };
 }
 
 function systemText(system: unknown): string {
   if (system === undefined) return '';
   if (!Array.isArray(system)) throw invalid('system must be a list of SystemContentBlock objects.');
+  const problem = system.map(systemProblem).find((found) => found !== undefined);
+  if (problem) throw invalid(problem);
   return system.map((block) => (isRecord(block) && typeof block['text'] === 'string' ? block['text'] : '')).filter((text) => text !== '').join('\n');
+}
+
+/** `toolChoice` is a union: exactly one of auto, any and tool, a named tool among those declared. */
+function readToolChoice(choice: unknown, tools: readonly NeutralTool[]): NeutralToolChoice {
+  if (choice === undefined) return 'auto';
+  if (!isRecord(choice) || Object.keys(choice).length !== 1) throw invalid('toolConfig.toolChoice must set exactly one of auto, any and tool.');
+  noExtraKeys(choice, ['auto', 'any', 'tool']);
+  if ('auto' in choice) return 'auto';
+  if ('any' in choice) return 'required';
+  const name = isRecord(choice['tool']) ? choice['tool']['name'] : undefined;
+  if (typeof name !== 'string' || !tools.some((tool) => tool.name === name)) throw invalid(`The model returned the following errors: tool_choice names tool '${String(name)}', which is not among the tools provided.`);
+  return { name };
 }
 
 function readTools(toolConfig: unknown): { tools: NeutralTool[]; choice: NeutralToolChoice } {
@@ -108,25 +129,34 @@ function readTools(toolConfig: unknown): { tools: NeutralTool[]; choice: Neutral
   const raw = toolConfig['tools'];
   if (!Array.isArray(raw) || raw.length === 0) throw invalid("1 validation error detected: Value '[]' at 'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1");
   const tools = raw.flatMap((entry, i): NeutralTool[] => {
-    const [member, value] = isRecord(entry) && 'cachePoint' in entry ? ['cachePoint', undefined] : ['toolSpec', isRecord(entry) ? entry['toolSpec'] : undefined];
-    if (member === 'cachePoint') return [];
+    if (isRecord(entry) && 'cachePoint' in entry) return [];
+    const value = isRecord(entry) ? entry['toolSpec'] : undefined;
     if (!isRecord(value) || typeof value['name'] !== 'string' || !isRecord(value['inputSchema'])) throw invalid(`toolConfig.tools.${i}.toolSpec needs a name and an inputSchema.`);
     return [{ name: value['name'], parameters: value['inputSchema']['json'] }];
   });
-  const choice = toolConfig['toolChoice'];
-  let neutral: NeutralToolChoice = 'auto';
-  if (isRecord(choice)) {
-    if ('any' in choice) neutral = 'required';
-    else if (isRecord(choice['tool']) && typeof choice['tool']['name'] === 'string') neutral = { name: choice['tool']['name'] };
-  }
-  return { tools, choice: neutral };
+  return { tools, choice: readToolChoice(toolConfig['toolChoice'], tools) };
 }
 
-function thinkingEnabled(additional: unknown): boolean {
-  if (!isRecord(additional)) return false;
+function thinkingEnabled(additional: Record<string, unknown>): boolean {
   const thinking = additional['thinking'];
   const reasoning = additional['reasoning_config'];
   return (isRecord(thinking) && thinking['type'] === 'enabled') || (isRecord(reasoning) && reasoning['type'] === 'enabled');
+}
+
+/** Claude's thinking rules apply to Claude models only; Bedrock passes other families' fields through. */
+function checkClaudeThinking(model: string, turns: readonly Turn[], inference: Record<string, unknown>, additional: Record<string, unknown>, choice: NeutralToolChoice): void {
+  const thinking = additional['thinking'];
+  if (!/(^|\.)anthropic\.claude/.test(model) || !isRecord(thinking) || thinking['type'] !== 'enabled') return;
+  const index = turns.map((turn) => turn.message.role).lastIndexOf('assistant');
+  const problem = claudeThinkingProblem({
+    thinking,
+    maxTokens: typeof inference['maxTokens'] === 'number' ? inference['maxTokens'] : undefined,
+    inference,
+    additional,
+    forcedTool: choice !== 'auto',
+    lastAssistant: index < 0 ? undefined : { index, members: turns[index]!.members },
+  });
+  if (problem) throw invalid(problem);
 }
 
 /**
@@ -150,14 +180,19 @@ export function convertConverseRequest(body: unknown, model: string, stream: boo
   });
   const { tools, choice } = readTools(body['toolConfig']);
   if (tools.length === 0 && turns.some((turn) => turn.usesTools)) throw invalid('The toolConfig field must be defined when using toolUse and toolResult content blocks.');
-  const inference = body['inferenceConfig'];
-  if (inference !== undefined && !isRecord(inference)) throw invalid('inferenceConfig must be an object.');
-  if (isRecord(inference)) noExtraKeys(inference, INFERENCE_FIELDS);
-  const maxTokens = isRecord(inference) && typeof inference['maxTokens'] === 'number' ? inference['maxTokens'] : undefined;
-  const stops = isRecord(inference) && Array.isArray(inference['stopSequences']) ? inference['stopSequences'].filter((s): s is string => typeof s === 'string') : undefined;
+  const inference = body['inferenceConfig'] ?? {};
+  if (!isRecord(inference)) throw invalid('inferenceConfig must be an object.');
+  noExtraKeys(inference, INFERENCE_FIELDS);
+  const inferenceIssue = inferenceProblem(inference);
+  if (inferenceIssue) throw invalid(inferenceIssue);
+  const additional = body['additionalModelRequestFields'] ?? {};
+  if (!isRecord(additional)) throw invalid('additionalModelRequestFields must be a JSON object.');
+  checkClaudeThinking(model, turns, inference, additional, choice);
+  const maxTokens = typeof inference['maxTokens'] === 'number' ? inference['maxTokens'] : undefined;
+  const stops = Array.isArray(inference['stopSequences']) ? inference['stopSequences'].filter((s): s is string => typeof s === 'string') : undefined;
   const system = systemText(body['system']);
   const messages: NeutralMessage[] = [...(system === '' ? [] : [{ role: 'system' as const, text: system }]), ...turns.map((turn) => turn.message)];
-  const request: NeutralRequest = { model, messages, tools, toolChoice: choice, stream, thinkingEnabled: thinkingEnabled(body['additionalModelRequestFields']) };
+  const request: NeutralRequest = { model, messages, tools, toolChoice: choice, stream, thinkingEnabled: thinkingEnabled(additional) };
   if (maxTokens !== undefined) request.maxTokens = maxTokens;
   if (stops && stops.length > 0) request.stopSequences = stops;
   return request;

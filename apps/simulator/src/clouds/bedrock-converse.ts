@@ -6,7 +6,7 @@ import { playStream } from '../sse-stream';
 import { EVENT_STREAM_HEADERS, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
 import { convertConverseRequest, ConverseRequestError } from './bedrock-converse-request';
 import { identifyConverseToolUses, renderConverseResponse, renderConverseStream } from './bedrock-converse-response';
-import { plannedBedrockError, sendBedrockError, type BedrockError } from './bedrock-errors';
+import { plannedBedrockError, sendBedrockError, streamException, upfrontError, type BedrockError } from './bedrock-errors';
 import { bedrockRoute, checkBedrockCredentials } from './bedrock-route';
 
 /** What Bedrock reports as the model's latency; fixed, so answers are reproducible. */
@@ -21,7 +21,7 @@ async function handleConverse(exchange: SimExchange): Promise<void> {
   const { res, settings, signal, requestId } = exchange;
   res.setHeader('x-amzn-requestid', requestId);
   const route = bedrockRoute(exchange.url.pathname)!;
-  const refusal = checkBedrockCredentials(exchange);
+  const refusal = checkBedrockCredentials(exchange, route);
   if (refusal || !exchange.body.ok) {
     if (await pause(settings.latencyMs, signal)) refuse(exchange, refusal ?? { status: 400, type: 'SerializationException', message: `Could not parse the request body as JSON (${exchange.body.ok ? '' : exchange.body.error})` });
     return;
@@ -37,7 +37,8 @@ async function handleConverse(exchange: SimExchange): Promise<void> {
   const plan = exchange.plan(request);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
-  if (plan.error) return refuse(exchange, plannedBedrockError(plan.error));
+  const error = upfrontError(plan, request.stream);
+  if (error) return refuse(exchange, plannedBedrockError(error));
   const calls = identifyConverseToolUses(plan.toolCalls);
   if (request.stream) return streamReply(exchange, plan, calls);
   if (plan.dropConnectionAfterChunks !== undefined) {
@@ -49,9 +50,10 @@ async function handleConverse(exchange: SimExchange): Promise<void> {
 }
 
 async function streamReply(exchange: SimExchange, plan: ReplyPlan, calls: ReturnType<typeof identifyConverseToolUses>): Promise<void> {
+  const failure = streamException(plan.error, 'converse-stream');
   await playStream(exchange.res, exchange.signal, {
     frames: renderConverseStream(plan, calls, exchange.settings.chunkTokens, LATENCY_MS),
-    errorFrame: exceptionFrame('modelStreamErrorException', 'The model stream was interrupted; try the request again.'),
+    errorFrame: exceptionFrame(failure.type, failure.message),
     garbageFrame: rawEventFrame('contentBlockDelta', GARBAGE_TEXT),
     faults: streamFaultsOf(plan),
     tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,

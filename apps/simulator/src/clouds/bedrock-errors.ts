@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SimError } from '../reply-plan';
+import type { ReplyPlan, SimError } from '../reply-plan';
 
 /** Bedrock's error types by HTTP status, as its API reference lists them. */
 const TYPES: Readonly<Record<number, string>> = {
@@ -45,4 +45,33 @@ export function sendBedrockError(res: ServerResponse, requestId: string, error: 
     ...error.headers,
   });
   res.end(text);
+}
+
+/** The exceptions each stream's event union declares (ConverseStreamOutput, ResponseStream). */
+const STREAM_EXCEPTIONS: Readonly<Record<'converse-stream' | 'invoke-with-response-stream', readonly string[]>> = {
+  'converse-stream': ['internalServerException', 'modelStreamErrorException', 'validationException', 'throttlingException', 'serviceUnavailableException'],
+  'invoke-with-response-stream': ['internalServerException', 'modelStreamErrorException', 'validationException', 'throttlingException', 'modelTimeoutException', 'serviceUnavailableException'],
+};
+
+export interface StreamException {
+  /** The `:exception-type` header, e.g. `throttlingException`. */
+  type: string;
+  message: string;
+}
+
+/**
+ * A failure inside a stream: with a scripted `error` beside `streamErrorAfterChunks`, that error
+ * as the stream's exception of the same name (ThrottlingException → `throttlingException`); an
+ * exception the stream does not declare, or no error, is `modelStreamErrorException`.
+ */
+export function streamException(error: SimError | undefined, operation: 'converse-stream' | 'invoke-with-response-stream'): StreamException {
+  if (!error) return { type: 'modelStreamErrorException', message: 'The model stream was interrupted; try the request again.' };
+  const name = plannedBedrockError(error).type;
+  const type = `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
+  return { type: STREAM_EXCEPTIONS[operation].includes(type) ? type : 'modelStreamErrorException', message: error.message };
+}
+
+/** The scripted error to answer before any header; undefined when there is none, or when a stream carries it as its exception. */
+export function upfrontError(plan: ReplyPlan, stream: boolean): SimError | undefined {
+  return stream && plan.streamErrorAfterChunks !== undefined ? undefined : plan.error;
 }

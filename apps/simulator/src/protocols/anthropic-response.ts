@@ -73,8 +73,18 @@ export function renderMessage(plan: ReplyPlan, ctx: AnthropicContext, calls: Ide
   };
 }
 
-function event(type: string, payload: Record<string, unknown>): string {
-  return `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
+/**
+ * One stream event before its framing, `type` first as Anthropic writes it: the public API frames
+ * it as SSE, Bedrock's invoke stream as an event-stream chunk.
+ */
+export interface AnthropicStreamEvent {
+  data: Record<string, unknown>;
+  tokens: number;
+  phase: StreamFrame['phase'];
+}
+
+function event(type: string, payload: Record<string, unknown>): Record<string, unknown> {
+  return { type, ...payload };
 }
 
 /** One content block's frames: start, deltas, stop. */
@@ -111,7 +121,7 @@ function blocksOf(plan: ReplyPlan, calls: IdentifiedCall[], chunkTokens: number)
  * content_block_stop (a ping after the first start, as the real API sends it), message_delta
  * with the cumulative output tokens, message_stop.
  */
-export function renderAnthropicStream(plan: ReplyPlan, ctx: AnthropicContext, calls: IdentifiedCall[], chunkTokens: number): StreamFrame[] {
+export function anthropicStreamEvents(plan: ReplyPlan, ctx: AnthropicContext, calls: IdentifiedCall[], chunkTokens: number): AnthropicStreamEvent[] {
   const startUsage = {
     input_tokens: uncachedInput(plan.usage),
     output_tokens: Math.min(1, plan.usage.output),
@@ -119,8 +129,8 @@ export function renderAnthropicStream(plan: ReplyPlan, ctx: AnthropicContext, ca
     cache_read_input_tokens: plan.usage.cached,
   };
   const message = { id: ctx.id, type: 'message', role: 'assistant', model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage };
-  const frames: StreamFrame[] = [{ data: event('message_start', { message }), tokens: 0, phase: 'open' }];
-  const ping: StreamFrame = { data: event('ping', {}), tokens: 0, phase: 'open' };
+  const frames: AnthropicStreamEvent[] = [{ data: event('message_start', { message }), tokens: 0, phase: 'open' }];
+  const ping: AnthropicStreamEvent = { data: event('ping', {}), tokens: 0, phase: 'open' };
   const blocks = blocksOf(plan, calls, chunkTokens);
   if (blocks.length === 0) frames.push(ping);
   blocks.forEach((block, index) => {
@@ -135,6 +145,11 @@ export function renderAnthropicStream(plan: ReplyPlan, ctx: AnthropicContext, ca
   frames.push({ data: event('message_delta', { delta, usage: { output_tokens: plan.usage.output } }), tokens: 0, phase: 'close' });
   frames.push({ data: event('message_stop', {}), tokens: 0, phase: 'close' });
   return frames;
+}
+
+/** The public API's stream: each event as `event:` and `data:` lines. */
+export function renderAnthropicStream(plan: ReplyPlan, ctx: AnthropicContext, calls: IdentifiedCall[], chunkTokens: number): StreamFrame[] {
+  return anthropicStreamEvents(plan, ctx, calls, chunkTokens).map(({ data, tokens, phase }) => ({ data: `event: ${String(data['type'])}\ndata: ${JSON.stringify(data)}\n\n`, tokens, phase }));
 }
 
 export function anthropicStreamError(type: 'overloaded_error' | 'api_error', message: string): string {

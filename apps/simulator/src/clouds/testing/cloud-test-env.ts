@@ -77,22 +77,16 @@ export function watchOutboundHosts(): { hosts(): string[]; stop(): void } {
   };
 }
 
-/** Every variable the AWS SDK's default chain reads; cleared unless the test gives a value. */
-const AWS_CHAIN_VARIABLES = [
-  'AWS_PROFILE', 'AWS_DEFAULT_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CREDENTIAL_EXPIRATION',
-  'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN', 'AWS_ROLE_SESSION_NAME', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
-  'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_AUTHORIZATION_TOKEN', 'AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE',
-  'AWS_EC2_METADATA_SERVICE_ENDPOINT', 'AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE', 'AWS_BEARER_TOKEN_BEDROCK', 'AWS_REGION', 'AWS_DEFAULT_REGION',
-];
-
 /**
  * Points the AWS SDK's default credential chain at loopback only: empty config and credentials
- * files (never ~/.aws), none of the chain's variables but those given, and instance metadata off
- * unless `AWS_EC2_METADATA_SERVICE_ENDPOINT` is given. Returns a function that restores all.
+ * files (never ~/.aws), and no AWS_* variable but those given — every one is cleared, since the
+ * SDKs read many (profiles, keys, endpoints such as AWS_ENDPOINT_URL_BEDROCK_RUNTIME, the auth
+ * scheme preference), and a list would fall behind. Instance metadata is off unless
+ * `AWS_EC2_METADATA_SERVICE_ENDPOINT` is given. Returns a function that restores all.
  */
 export function useAwsLoopback(values: Record<string, string> = {}): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'sim-aws-'));
-  const cleared = Object.fromEntries(AWS_CHAIN_VARIABLES.map((name) => [name, undefined]));
+  const cleared = Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith('AWS_')).map((name) => [name, undefined]));
   const restoreEnv = setEnv({
     ...cleared,
     AWS_CONFIG_FILE: join(dir, 'config'),
