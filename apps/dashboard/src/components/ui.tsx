@@ -64,7 +64,7 @@ export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'neutr
 
 /**
  * A field with its label, a hint, and the server's message when it named this field. `wide` takes
- * two columns of a form's grid, for a choice whose options are sentences.
+ * two columns of a form's grid, for a choice whose options are sentences or a long address.
  */
 export function Field({ label, id, hint, error, wide, children }: { label: string; id: string; hint?: string; error?: string; wide?: boolean; children: ComponentChildren }) {
   return (

@@ -50,7 +50,7 @@ export function PlatformFields({ draft, change, failure, provider }: Props) {
           <Protocol {...edit} />
           <Text {...edit} field="region" label="Region" hint="The AWS region the models are called in" placeholder="us-east-1" />
           <ApiKey {...edit} stored={stored} hint="Optional, a Bedrock API key; empty: SigV4 from the gateway’s AWS credentials" />
-          <BaseUrl {...edit} hint="Optional, for a VPC endpoint; empty: Bedrock’s own in the region" placeholder={defaultBaseUrl(draft)} />
+          <BaseUrl {...edit} wide hint="Optional, for a VPC endpoint; empty: Bedrock’s own in the region" placeholder={defaultBaseUrl(draft)} />
         </>
       )}
       {draft.platform === 'vertex' && (
@@ -58,7 +58,7 @@ export function PlatformFields({ draft, change, failure, provider }: Props) {
           <Protocol {...edit} />
           <Text {...edit} field="project" label="Project" hint="The Google Cloud project id billed for the calls" placeholder="my-project" />
           <Text {...edit} field="location" label="Location" hint="A region (us-east5) or global, where the models run" placeholder="us-east5" />
-          <BaseUrl {...edit} hint="Optional, for a Private Service Connect endpoint; empty: Google’s for the location" placeholder={defaultBaseUrl(draft)} />
+          <BaseUrl {...edit} wide hint="Optional, for a Private Service Connect endpoint; empty: Google’s for the location" placeholder={defaultBaseUrl(draft)} />
         </>
       )}
     </>
@@ -106,9 +106,10 @@ function Protocol({ draft, failure, set }: Edit) {
   );
 }
 
-function BaseUrl({ draft, failure, set, hint, placeholder }: Edit & { hint: string; placeholder?: string }) {
+/** `wide` for a cloud's, whose placeholder is the whole default address. */
+function BaseUrl({ draft, failure, set, hint, placeholder, wide }: Edit & { hint: string; placeholder?: string; wide?: boolean }) {
   return (
-    <Field label="Base URL" id="provider-url" error={messageFor(failure, 'base_url')} hint={hint}>
+    <Field label="Base URL" id="provider-url" wide={wide} error={messageFor(failure, 'base_url')} hint={hint}>
       <input id="provider-url" value={draft.baseUrl} placeholder={placeholder} onInput={(e) => set({ baseUrl: e.currentTarget.value })} />
     </Field>
   );
