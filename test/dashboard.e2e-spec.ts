@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, screenshot, type TestBrowser } from './support/browser';
+import { launchBrowser, screenshot, screenshotOf, type TestBrowser } from './support/browser';
 import { adminCall, startGateway, TEST_ADMIN_TOKEN } from './support/gateway-process';
 import { startStack, type Stack } from './support/stack';
 
@@ -326,6 +326,108 @@ describe('the dashboard in a browser', () => {
     expect(stack.sim.requests().at(-1)).toMatchObject({ protocol: 'azure-openai', path: '/openai/v1/chat/completions', headers: expect.objectContaining({ 'api-key': 'azure-key-000000' }) });
   });
 
+  it('adds an AWS Bedrock provider from the page: only its fields, the region named when missing, Claude through invoke with a Bedrock API key', async () => {
+    await nav('Providers').click();
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    const form = page.getByRole('form', { name: 'Add provider' });
+    await form.getByLabel('Platform').selectOption('bedrock');
+    await form.getByLabel('Region').waitFor();
+    const labels = await form.locator('.grid > .field > label').allTextContents();
+    expect(labels).toEqual(['Slug', 'Platform', 'Protocol', 'Region', 'API key', 'Base URL']);
+    const protocols = await form.getByLabel('Protocol').locator('option').evaluateAll((options: any[]) => options.map((o) => [o.value, o.textContent]));
+    expect(protocols).toEqual([['bedrock-converse', 'Converse — every Bedrock model'], ['anthropic', 'Anthropic Messages — Claude through invoke']]);
+    await expect(form.locator('#provider-key-hint').textContent()).resolves.toBe('Optional, a Bedrock API key; empty: SigV4 from the gateway’s AWS credentials');
+    await expect(form.getByLabel('Bedrock model id').getAttribute('placeholder')).resolves.toBe('global.anthropic.claude-sonnet-4-5-20250929-v1:0');
+
+    await form.getByLabel('Slug').fill('bedrock-east');
+    await form.getByLabel('Region').fill('us-east-1');
+    await form.getByLabel('Protocol').selectOption('anthropic');
+    await form.getByLabel('API key').fill('ABSKZGFzaGJvYXJkLWJlZHJvY2sta2V5');
+    await form.getByLabel('Model id', { exact: true }).fill('rosetta/bedrock-dash-sonnet');
+    await form.getByLabel('Bedrock model id').fill('anthropic.claude-sonnet-4-5-20250929-v1:0');
+    await form.getByLabel('Input $ / M tokens').fill('3');
+    await form.getByLabel('Output $ / M tokens').fill('15');
+    // Empty, the Base URL shows Bedrock's address for the region typed.
+    await expect(form.getByLabel('Base URL').getAttribute('placeholder')).resolves.toBe('https://bedrock-runtime.us-east-1.amazonaws.com');
+    await screenshotOf(form, 'providers-bedrock-form');
+    // The simulator stands in for a VPC endpoint.
+    await form.getByLabel('Base URL').fill(stack.sim.url);
+
+    await form.getByLabel('Region').fill('');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    const regionError = form.locator('#provider-region-error');
+    await regionError.waitFor();
+    await expect(regionError.textContent()).resolves.toBe("Provider 'bedrock-east': region is required with platform: bedrock (e.g. region: us-east-1)");
+    await screenshotOf(form, 'providers-bedrock-form-no-region');
+    await form.getByLabel('Region').fill('us-east-1');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByRole('region', { name: 'Provider bedrock-east' }).getByText(`AWS Bedrock (us-east-1) · anthropic · ${stack.sim.url}`).waitFor();
+    const stored = (await adminCall(stack.gateway, 'GET', '/admin/providers')).body.find((p: any) => p.slug === 'bedrock-east');
+    expect(stored).toMatchObject({ platform: 'bedrock', region: 'us-east-1', protocol: 'anthropic', base_url: stack.sim.url, has_api_key: true, configured: true });
+    expect(stored.endpoints).toEqual([expect.objectContaining({ model: 'rosetta/bedrock-dash-sonnet', upstream_model: 'anthropic.claude-sonnet-4-5-20250929-v1:0', usd_per_million_tokens: { prompt: '3', completion: '15' } })]);
+
+    const reply = await sdk(stack.key).chat.completions.create({ model: 'rosetta/bedrock-dash-sonnet', messages: [{ role: 'user', content: 'via Bedrock' }] });
+    expect(reply.choices[0]!.message.content).toBe('Simulated reply from anthropic.claude-sonnet-4-5-20250929-v1:0: via Bedrock');
+    expect(stack.sim.requests().at(-1)).toMatchObject({ protocol: 'bedrock-anthropic', path: '/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke', headers: expect.objectContaining({ authorization: 'Bearer ABSKZGFzaGJvYXJkLWJlZHJvY2sta2V5' }) });
+  });
+
+  it('adds a Google Vertex AI provider (Gemini) from the page: project and location, no key field, Google\'s address by default', async () => {
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    const form = page.getByRole('form', { name: 'Add provider' });
+    await form.getByLabel('Platform').selectOption('vertex');
+    await form.getByLabel('Project').waitFor();
+    expect(await form.locator('.grid > .field > label').allTextContents()).toEqual(['Slug', 'Platform', 'Protocol', 'Project', 'Location', 'Base URL']);
+    expect(await form.getByLabel('Protocol').locator('option').allTextContents()).toEqual(['Gemini', 'Claude']);
+    await expect(form.getByLabel('Vertex model id').getAttribute('placeholder')).resolves.toBe('gemini-2.5-flash');
+    await form.getByLabel('Protocol').selectOption('anthropic');
+    await expect(form.getByLabel('Vertex model id').getAttribute('placeholder')).resolves.toBe('claude-sonnet-4-5@20250929');
+    await form.getByLabel('Protocol').selectOption('gemini');
+
+    await form.getByLabel('Slug').fill('vertex-dash');
+    await form.getByLabel('Project').fill('acme-prod');
+    await form.getByLabel('Location').fill('global');
+    await expect(form.getByLabel('Base URL').getAttribute('placeholder')).resolves.toBe('https://aiplatform.googleapis.com');
+    await form.getByLabel('Model id', { exact: true }).fill('rosetta/vertex-dash-flash');
+    await form.getByLabel('Vertex model id').fill('gemini-2.5-flash');
+    await form.getByLabel('Input $ / M tokens').fill('0.3');
+    await form.getByLabel('Output $ / M tokens').fill('2.5');
+    await screenshotOf(form, 'providers-vertex-form');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByRole('region', { name: 'Provider vertex-dash' }).getByText('Vertex AI (acme-prod, global) · gemini · https://aiplatform.googleapis.com').waitFor();
+    const stored = (await adminCall(stack.gateway, 'GET', '/admin/providers')).body.find((p: any) => p.slug === 'vertex-dash');
+    expect(stored).toMatchObject({ platform: 'vertex', project: 'acme-prod', location: 'global', protocol: 'gemini', base_url: 'https://aiplatform.googleapis.com', has_api_key: false });
+    expect(stored.endpoints).toEqual([expect.objectContaining({ model: 'rosetta/vertex-dash-flash', upstream_model: 'gemini-2.5-flash', usd_per_million_tokens: { prompt: '0.3', completion: '2.5' } })]);
+  });
+
+  it('edits a cloud provider with its settings filled in: a stored key kept, a default address that follows the location', async () => {
+    await page.getByRole('button', { name: 'Edit provider bedrock-east' }).click();
+    const bedrock = page.getByRole('form', { name: 'Edit provider bedrock-east' });
+    const values = (form: typeof bedrock, labels: string[]) => Promise.all(labels.map((label) => form.getByLabel(label, { exact: true }).inputValue()));
+    await expect(values(bedrock, ['Platform', 'Region', 'Protocol', 'API key', 'Base URL', 'Model id', 'Bedrock model id'])).resolves.toEqual([
+      'bedrock', 'us-east-1', 'anthropic', '', stack.sim.url, 'rosetta/bedrock-dash-sonnet', 'anthropic.claude-sonnet-4-5-20250929-v1:0',
+    ]);
+    expect(await bedrock.getByLabel('Platform').isDisabled()).toBe(true);
+    await expect(bedrock.locator('#provider-key-hint').textContent()).resolves.toBe('Stored (encrypted); leave empty to keep it');
+    await bedrock.getByLabel('Region').fill('us-west-2');
+    await bedrock.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('region', { name: 'Provider bedrock-east' }).getByText(`AWS Bedrock (us-west-2) · anthropic · ${stack.sim.url}`).waitFor();
+    const providers = async () => (await adminCall(stack.gateway, 'GET', '/admin/providers')).body as any[];
+    expect((await providers()).find((p) => p.slug === 'bedrock-east')).toMatchObject({ region: 'us-west-2', has_api_key: true, base_url: stack.sim.url });
+    await sdk(stack.key).chat.completions.create({ model: 'rosetta/bedrock-dash-sonnet', messages: [{ role: 'user', content: 'still the key' }] });
+    expect(stack.sim.requests().at(-1)).toMatchObject({ headers: expect.objectContaining({ authorization: 'Bearer ABSKZGFzaGJvYXJkLWJlZHJvY2sta2V5' }) });
+
+    await page.getByRole('button', { name: 'Edit provider vertex-dash' }).click();
+    const vertex = page.getByRole('form', { name: 'Edit provider vertex-dash' });
+    // Google's address for the location is not the provider's own: the field stays empty and shows it.
+    await expect(values(vertex, ['Platform', 'Project', 'Location', 'Protocol', 'Base URL', 'Vertex model id'])).resolves.toEqual(['vertex', 'acme-prod', 'global', 'gemini', '', 'gemini-2.5-flash']);
+    expect(await vertex.getByLabel('API key').count()).toBe(0);
+    await vertex.getByLabel('Location').fill('us-east5');
+    await expect(vertex.getByLabel('Base URL').getAttribute('placeholder')).resolves.toBe('https://us-east5-aiplatform.googleapis.com');
+    await vertex.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('region', { name: 'Provider vertex-dash' }).getByText('Vertex AI (acme-prod, us-east5) · gemini · https://us-east5-aiplatform.googleapis.com').waitFor();
+    expect((await providers()).find((p) => p.slug === 'vertex-dash')).toMatchObject({ location: 'us-east5', base_url: 'https://us-east5-aiplatform.googleapis.com' });
+  });
+
   it('fits the Requests table in a 1280 × 800 window: long model and key names cut short, the whole name in a tooltip', async () => {
     const model = 'rosetta/customer-support-llama-3.3-70b-instruct-finetune-2026-11-28-v2';
     const keyName = 'nightly-evaluation-pipeline-for-the-research-team-in-eu-west-1';
@@ -467,6 +569,13 @@ describe('the dashboard in a browser', () => {
     await phone.getByRole('region', { name: 'Recent requests' }).locator('tbody tr').first().waitFor();
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await screenshot(phone, 'phone-requests');
+    // The provider form's two-column Protocol field keeps to the phone's one column.
+    await phone.goto(url('/dashboard/providers'));
+    await phone.getByRole('button', { name: 'Add provider' }).click();
+    await phone.getByLabel('Platform').selectOption('bedrock');
+    await phone.getByLabel('Protocol').waitFor();
+    expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshotOf(phone.getByRole('form', { name: 'Add provider' }), 'phone-provider-form');
     await phone.close();
   });
 

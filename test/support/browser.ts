@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`); a browser is never downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -51,4 +51,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** One part of the page (a form, a panel) on its own, for a picture that shows just it. */
+export async function screenshotOf(part: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await part.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' });
 }

@@ -123,10 +123,11 @@ export interface Provider {
   builtin: boolean;
   source: string;
   endpoints: ProviderEndpoint[];
-  /** A cloud platform (`azure`, `vertex`) and its settings, when the provider is reached through one. */
+  /** A cloud platform (`azure`, `bedrock`, `vertex`) and its settings, when the provider is reached through one. */
   platform?: string;
   auth?: string;
   api_version?: string;
+  region?: string;
   project?: string;
   location?: string;
 }

@@ -62,10 +62,13 @@ export function Badge({ tone, children }: { tone: 'ok' | 'warn' | 'bad' | 'neutr
   return <span class={`badge ${tone}`}>{children}</span>;
 }
 
-/** A field with its label, a hint, and the server's message when it named this field. */
-export function Field({ label, id, hint, error, children }: { label: string; id: string; hint?: string; error?: string; children: ComponentChildren }) {
+/**
+ * A field with its label, a hint, and the server's message when it named this field. `wide` takes
+ * two columns of a form's grid, for a choice whose options are sentences or a long address.
+ */
+export function Field({ label, id, hint, error, wide, children }: { label: string; id: string; hint?: string; error?: string; wide?: boolean; children: ComponentChildren }) {
   return (
-    <div class={`field${error ? ' invalid' : ''}`}>
+    <div class={`field${wide ? ' two-columns' : ''}${error ? ' invalid' : ''}`}>
       <label for={id}>{label}</label>
       {children}
       {hint && !error && (

@@ -3,7 +3,9 @@ import { api } from '../api';
 import { FormError } from '../components/form-error';
 import { Field } from '../components/ui';
 import { failureOf, messageFor, type FormFailure } from '../form-errors';
+import { draftOf, PLATFORMS, providerBody } from '../provider-platforms';
 import type { Provider } from '../types';
+import { PlatformFields } from './provider-platform-fields';
 
 interface EndpointDraft {
   model: string;
@@ -18,24 +20,21 @@ const BLANK: EndpointDraft = { model: '', upstream: '', context: '32768', maxOut
 const whole = (text: string): number | string => (/^\d+$/.test(text.trim()) ? Number(text) : text);
 
 /**
- * Add or change an OpenAI-compatible provider (vLLM, Ollama, LM Studio, Groq, Together…): its
- * base URL, key and the models it serves. Prices are asked for per million tokens, the way
- * providers quote them. An api_key left empty keeps the one stored.
+ * Add or change a provider: an OpenAI-compatible server (vLLM, Ollama, LM Studio, Groq, Together…)
+ * or a cloud (Azure OpenAI, AWS Bedrock, Google Vertex AI) with its settings, and the models it
+ * serves. Prices are asked for per million tokens, the way providers quote them. An api_key left
+ * empty keeps the one stored.
  */
 export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provider; onDone: () => void; onCancel: () => void }) {
   const [slug, setSlug] = useState(provider?.slug ?? '');
-  const [baseUrl, setBaseUrl] = useState(provider?.base_url ?? '');
-  const [apiKey, setApiKey] = useState('');
-  // An OpenAI-compatible server, or a deployment on Azure OpenAI (Vertex providers are set through the API or a file).
-  const [azure, setAzure] = useState(provider?.platform === 'azure');
-  const [apiVersion, setApiVersion] = useState(provider?.api_version ?? '');
-  const [entra, setEntra] = useState(provider?.auth === 'azure-ad');
+  const [draft, setDraft] = useState(() => draftOf(provider));
   const [endpoints, setEndpoints] = useState<EndpointDraft[]>(
     // Embedding endpoints (vector size and all) are left as they are: PUT changes only the endpoints it lists.
     provider?.endpoints.filter((e) => e.kind !== 'embedding').map((e) => ({ model: e.model, upstream: e.upstream_model, context: String(e.context_length), maxOutput: String(e.max_completion_tokens), prompt: e.usd_per_million_tokens.prompt, completion: e.usd_per_million_tokens.completion })) ?? [{ ...BLANK }],
   );
   const [failure, setFailure] = useState<FormFailure>();
   const [busy, setBusy] = useState(false);
+  const platform = PLATFORMS[draft.platform];
   const edit = (index: number, change: Partial<EndpointDraft>): void => setEndpoints((list) => list.map((e, i) => (i === index ? { ...e, ...change } : e)));
 
   const submit = async (event: Event): Promise<void> => {
@@ -43,10 +42,7 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
     setFailure(undefined);
     setBusy(true);
     const body = {
-      protocol: 'openai',
-      base_url: baseUrl.trim(),
-      ...(azure ? { platform: 'azure', ...(apiVersion.trim() ? { api_version: apiVersion.trim() } : {}), ...(entra ? { auth: 'azure-ad' } : {}) } : {}),
-      ...(apiKey.trim() && !(azure && entra) ? { api_key: apiKey.trim() } : {}),
+      ...providerBody(draft),
       endpoints: endpoints.map((e) => ({
         model: e.model.trim(),
         upstream_model: e.upstream.trim(),
@@ -58,7 +54,7 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
     };
     try {
       await api('PUT', `/admin/providers/${encodeURIComponent(slug.trim() || '-')}`, body);
-      setApiKey('');
+      setDraft((current) => ({ ...current, apiKey: '' }));
       onDone();
     } catch (error) {
       setFailure(failureOf(error));
@@ -74,35 +70,9 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
         <Field label="Slug" id="provider-slug" error={messageFor(failure, 'slug')} hint="Lowercase, e.g. vllm-gpu1">
           <input id="provider-slug" value={slug} disabled={Boolean(provider)} onInput={(e) => setSlug(e.currentTarget.value)} />
         </Field>
-        <Field label="Platform" id="provider-platform" error={messageFor(failure, 'platform')} hint={azure ? 'Azure OpenAI: the base URL is the resource' : 'Any server with OpenAI’s API'}>
-          <select id="provider-platform" value={azure ? 'azure' : ''} disabled={Boolean(provider)} onChange={(e) => setAzure(e.currentTarget.value === 'azure')}>
-            <option value="">OpenAI-compatible server</option>
-            <option value="azure">Azure OpenAI</option>
-          </select>
-        </Field>
-        <Field label="Base URL" id="provider-url" error={messageFor(failure, 'base_url')} hint={azure ? 'The resource: requests go to {base}/openai/v1/chat/completions' : 'With /v1: requests go to {base}/chat/completions'}>
-          <input id="provider-url" value={baseUrl} placeholder={azure ? 'https://my-resource.openai.azure.com' : 'http://10.0.0.7:8000/v1'} onInput={(e) => setBaseUrl(e.currentTarget.value)} />
-        </Field>
-        {azure && (
-          <>
-            <Field label="API version" id="provider-api-version" error={messageFor(failure, 'api_version')} hint="Empty for Azure’s v1 API; a date (2024-10-21) for the deployment paths">
-              <input id="provider-api-version" value={apiVersion} placeholder="2024-10-21" onInput={(e) => setApiVersion(e.currentTarget.value)} />
-            </Field>
-            <Field label="Authentication" id="provider-auth" error={messageFor(failure, 'auth')} hint={entra ? 'A token from the gateway’s managed identity or Entra ID variables' : 'The resource’s key, sent as api-key'}>
-              <select id="provider-auth" value={entra ? 'azure-ad' : 'api-key'} onChange={(e) => setEntra(e.currentTarget.value === 'azure-ad')}>
-                <option value="api-key">API key</option>
-                <option value="azure-ad">Entra ID (managed identity)</option>
-              </select>
-            </Field>
-          </>
-        )}
-        {!(azure && entra) && (
-          <Field label="API key" id="provider-key" error={messageFor(failure, 'api_key')} hint={provider?.has_api_key ? 'Stored (encrypted); leave empty to keep it' : azure ? 'Stored encrypted, never shown again' : 'Stored encrypted, never shown again; empty for a server that takes no key'}>
-            <input id="provider-key" type="password" autoComplete="off" value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />
-          </Field>
-        )}
+        <PlatformFields draft={draft} change={setDraft} failure={failure} provider={provider} />
       </div>
-      <fieldset class="endpoints">
+      <fieldset class="provider-models">
         <legend>Models it serves</legend>
         {provider?.endpoints.some((e) => e.kind === 'embedding') && (
           <p class="hint">Its embedding models are not shown here and stay as they are; change them with PUT /admin/providers/{provider.slug}.</p>
@@ -112,8 +82,8 @@ export function ProviderForm({ provider, onDone, onCancel }: { provider?: Provid
             <Field label="Model id" id={`ep-${i}-model`} error={messageFor(failure, `endpoints[${i}].model`)} hint="rosetta/<name>: new or existing">
               <input id={`ep-${i}-model`} value={e.model} placeholder="rosetta/llama-3.1-8b" onInput={(ev) => edit(i, { model: ev.currentTarget.value })} />
             </Field>
-            <Field label={azure ? 'Deployment' : 'Upstream model'} id={`ep-${i}-upstream`} error={messageFor(failure, `endpoints[${i}].upstream_model`)}>
-              <input id={`ep-${i}-upstream`} value={e.upstream} placeholder="meta-llama/Llama-3.1-8B-Instruct" onInput={(ev) => edit(i, { upstream: ev.currentTarget.value })} />
+            <Field label={platform.upstreamLabel} id={`ep-${i}-upstream`} error={messageFor(failure, `endpoints[${i}].upstream_model`)}>
+              <input id={`ep-${i}-upstream`} value={e.upstream} placeholder={platform.upstreamExample(draft.protocol)} onInput={(ev) => edit(i, { upstream: ev.currentTarget.value })} />
             </Field>
             <Field label="Context length" id={`ep-${i}-context`} error={messageFor(failure, `endpoints[${i}].context_length`)}>
               <input id={`ep-${i}-context`} inputMode="numeric" value={e.context} onInput={(ev) => edit(i, { context: ev.currentTarget.value })} />

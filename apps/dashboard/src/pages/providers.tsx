@@ -3,6 +3,7 @@ import { ProviderForm } from './provider-form';
 import { UnservedModels } from './unserved-models';
 import { Badge, Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
 import { ms, pct } from '../format';
+import { editableInForm } from '../provider-platforms';
 import { useResource } from '../use-resource';
 import type { EndpointHealth, Provider } from '../types';
 
@@ -38,7 +39,7 @@ function HealthCells({ health, idle }: { health: EndpointHealth; idle?: string }
   );
 }
 
-/** Providers and models: every endpoint's live health, refreshed every 10 s; add or edit an OpenAI-compatible provider. */
+/** Providers and models: every endpoint's live health, refreshed every 10 s; add or edit an OpenAI-compatible or cloud provider. */
 export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
   const providers = useResource<Provider[]>('/admin/providers', 10_000);
   const [editing, setEditing] = useState<Provider | 'new'>();
@@ -64,7 +65,7 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
             <h2>{provider.slug}</h2>
             <span class="muted">{platformLabel(provider)}{provider.protocol} · {provider.base_url ?? 'no address'}</span>
             {provider.disabled ? <Badge tone="neutral">Disabled</Badge> : provider.configured ? <Badge tone="ok">Configured</Badge> : <Badge tone="warn">No key: not called</Badge>}
-            {canWrite && provider.protocol === 'openai' && !provider.builtin && (
+            {canWrite && editableInForm(provider) && (
               <button type="button" class="secondary small" onClick={() => setEditing(provider)} aria-label={`Edit provider ${provider.slug}`}>Edit</button>
             )}
           </header>
@@ -101,9 +102,10 @@ export function ProvidersPage({ canWrite }: { canWrite: boolean }) {
   );
 }
 
-/** `Azure OpenAI · ` / `Vertex AI (project, location) · ` before the protocol, for cloud providers. */
+/** `Azure OpenAI · ` / `AWS Bedrock (region) · ` / `Vertex AI (project, location) · ` before the protocol, for cloud providers. */
 function platformLabel(provider: Provider): string {
   if (provider.platform === 'azure') return `Azure OpenAI${provider.auth === 'azure-ad' ? ' (Entra ID)' : ''} · `;
+  if (provider.platform === 'bedrock') return `AWS Bedrock (${provider.region}) · `;
   if (provider.platform === 'vertex') return `Vertex AI (${provider.project}, ${provider.location}) · `;
   return '';
 }
