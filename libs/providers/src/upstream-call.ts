@@ -1,5 +1,5 @@
 import { GatewayError, type CanonicalRequest, type StreamEvent, type TranslationWarning } from '@rosetta/canonical';
-import { SseFramer, type StreamScanner } from '@rosetta/protocols/common';
+import { CLAUDE_MIN_THINKING_BUDGET, SseFramer, type StreamScanner } from '@rosetta/protocols/common';
 import type { HttpTransport, UpstreamResponse } from './http-transport';
 import type { UpstreamLeg } from './provider-adapter';
 import { parseRetryAfter, REASONING_REFUSED, sanitizeUpstreamMessage, upstreamHttpError } from './upstream-error';
@@ -105,9 +105,6 @@ export function requireHonoured<T>(request: Pick<CanonicalRequest, 'routing'>, c
   return converted;
 }
 
-/** The smallest thinking budget Claude takes (Anthropic's API, Bedrock and Vertex alike). */
-const MIN_THINKING_BUDGET = 1024;
-
 /**
  * Lowers the body's output cap (at the protocol's `fields`) to what the endpoint can give
  * (docs/decisions/0003), on the fast path too, and says so in the warnings. A thinking budget
@@ -133,13 +130,13 @@ export function clampOutputTokens<T extends Record<string, unknown>>(
   for (const path of budgetFields) {
     const budget = valueAt(body, path);
     if (typeof budget !== 'number' || budget < cap) continue;
-    const lowered = Math.max(MIN_THINKING_BUDGET, cap - MIN_THINKING_BUDGET);
+    const lowered = Math.max(CLAUDE_MIN_THINKING_BUDGET, cap - CLAUDE_MIN_THINKING_BUDGET);
     if (lowered < cap) {
       body = withValueAt(body, path, lowered);
       warnings.push({ feature: 'thinking', message: `thinking budget lowered from ${budget} to ${lowered}, below this endpoint's output cap of ${cap}` });
     } else {
       body = withValueAt(body, path.slice(0, -1), { type: 'disabled' });
-      warnings.push({ feature: 'thinking', message: `thinking disabled: this endpoint's output cap of ${cap} leaves no room for the minimum budget of ${MIN_THINKING_BUDGET}` });
+      warnings.push({ feature: 'thinking', message: `thinking disabled: this endpoint's output cap of ${cap} leaves no room for the minimum budget of ${CLAUDE_MIN_THINKING_BUDGET}` });
     }
   }
   if (warnings.length === 0) return converted;

@@ -6,7 +6,7 @@
  */
 import type { CanonicalRequest, Converted, TranslationWarning } from '@rosetta/canonical';
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
-import { isRecord } from '@rosetta/protocols/common';
+import { claudeThinkingBudget, CLAUDE_MIN_TOP_P_WITH_THINKING, isRecord } from '@rosetta/protocols/common';
 
 export interface AnthropicMessagesGeneration {
   max_tokens: number;
@@ -45,18 +45,6 @@ export function lastToolTurnUnsigned(messages: unknown): boolean {
   return false;
 }
 
-const MIN_BUDGET = 1024;
-const MIN_TOP_P_WITH_THINKING = 0.95;
-const EFFORT_BUDGETS: Record<string, number> = {
-  none: 1024,
-  minimal: 1024,
-  low: 1024,
-  medium: 4096,
-  high: 16384,
-  xhigh: 16384,
-  max: 16384,
-};
-const DEFAULT_EFFORT_BUDGET = 4096;
 
 export function convertToAnthropicMessagesThinking({
   request,
@@ -89,11 +77,7 @@ function thinkingBudget(request: CanonicalRequest, unsignedToolTurn: boolean, wa
     warnings.push({ feature: 'thinking', message: 'Anthropic cannot think while a tool call is forced; thinking disabled.' });
     return undefined;
   }
-  const requested = thinking.budgetTokens ?? EFFORT_BUDGETS[thinking.effort ?? ''] ?? DEFAULT_EFFORT_BUDGET;
-  if (requested < MIN_BUDGET) {
-    warnings.push({ feature: 'thinking', message: `Thinking budget raised from ${requested} to Anthropic's minimum of ${MIN_BUDGET}.` });
-  }
-  return Math.max(MIN_BUDGET, requested);
+  return claudeThinkingBudget(thinking, 'Anthropic', warnings);
 }
 
 /** The cap counts thinking too, so an answer still fits: the cap asked for comes on top of the budget. */
@@ -129,7 +113,7 @@ function thinkingSampling(request: CanonicalRequest, warnings: TranslationWarnin
     warnings.push({ feature: 'top_k', message: 'Anthropic refuses top_k while thinking; dropped.' });
   }
   if (request.topP !== undefined) {
-    sampling.top_p = Math.max(MIN_TOP_P_WITH_THINKING, request.topP);
+    sampling.top_p = Math.max(CLAUDE_MIN_TOP_P_WITH_THINKING, request.topP);
     if (sampling.top_p !== request.topP) {
       warnings.push({ feature: 'top_p', message: `Anthropic takes top_p of at least 0.95 while thinking; ${request.topP} was raised.` });
     }

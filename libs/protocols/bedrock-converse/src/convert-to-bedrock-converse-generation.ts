@@ -7,17 +7,13 @@
  * whose last tool-calling turn lacks its Bedrock-signed reasoning is refused, so thinking goes.
  */
 import type { CanonicalRequest, Converted, TranslationWarning } from '@rosetta/canonical';
-import { compact, type JsonObject } from '@rosetta/protocols/common';
+import { claudeThinkingBudget, CLAUDE_MIN_TOP_P_WITH_THINKING, compact, type JsonObject } from '@rosetta/protocols/common';
 
 export interface ConverseGeneration {
   inferenceConfig?: JsonObject;
   additionalModelRequestFields?: JsonObject;
 }
 
-const MIN_BUDGET = 1024;
-const MIN_TOP_P_WITH_THINKING = 0.95;
-const EFFORT_BUDGETS: Readonly<Record<string, number>> = { none: 1024, minimal: 1024, low: 1024, medium: 4096, high: 16384, xhigh: 16384, max: 16384 };
-const DEFAULT_EFFORT_BUDGET = 4096;
 
 export function convertToBedrockConverseGeneration({
   request,
@@ -81,9 +77,7 @@ function thinkingBudget(request: CanonicalRequest, claude: boolean, reasoning: b
     warnings.push({ feature: 'thinking', message: 'Claude cannot think while a tool call is forced; thinking disabled.' });
     return undefined;
   }
-  const requested = thinking.budgetTokens ?? EFFORT_BUDGETS[thinking.effort ?? ''] ?? DEFAULT_EFFORT_BUDGET;
-  if (requested < MIN_BUDGET) warnings.push({ feature: 'thinking', message: `Thinking budget raised from ${requested} to Claude's minimum of ${MIN_BUDGET}.` });
-  return Math.max(MIN_BUDGET, requested);
+  return claudeThinkingBudget(thinking, 'Claude', warnings);
 }
 
 /** The cap counts thinking too, so an answer still fits: the cap asked for comes on top of the budget. */
@@ -121,7 +115,7 @@ function thinkingSampling(request: CanonicalRequest, warnings: TranslationWarnin
   if (request.temperature !== undefined) warnings.push({ feature: 'temperature', message: 'Claude refuses a temperature while thinking; dropped.' });
   if (request.topK !== undefined) warnings.push({ feature: 'top_k', message: 'Claude refuses top_k while thinking; dropped.' });
   if (request.topP === undefined) return {};
-  const topP = Math.max(MIN_TOP_P_WITH_THINKING, request.topP);
+  const topP = Math.max(CLAUDE_MIN_TOP_P_WITH_THINKING, request.topP);
   if (topP !== request.topP) warnings.push({ feature: 'top_p', message: `Claude takes top_p of at least 0.95 while thinking; ${request.topP} was raised.` });
   return { topP };
 }

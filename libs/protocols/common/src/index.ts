@@ -12,3 +12,4 @@ export * from './decode-path';
 export * from './stream-pass-through';
 export * from './token-counts';
 export * from './aws-event-stream';
+export * from './claude-thinking';
