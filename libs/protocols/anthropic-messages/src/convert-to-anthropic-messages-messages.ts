@@ -15,7 +15,7 @@ import type {
   TranslationWarning,
 } from '@rosetta/canonical';
 import type { ContentBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { signatureFor, unwrapCallSignature } from '@rosetta/protocols/common';
+import { addToTurn, signatureFor, unwrapCallSignature, type AlternatingTurn } from '@rosetta/protocols/common';
 import { toTextBlocks, toToolResultBlock, toToolUseBlock, toUserBlocks } from './convert-to-anthropic-messages-content';
 
 export interface AnthropicMessagesConversation {
@@ -23,16 +23,10 @@ export interface AnthropicMessagesConversation {
   messages: MessageParam[];
 }
 
-interface Turn {
-  role: 'user' | 'assistant';
-  results: ContentBlockParam[];
-  blocks: ContentBlockParam[];
-}
-
 export function convertToAnthropicMessagesMessages({ messages }: { messages: Message[] }): Converted<AnthropicMessagesConversation> {
   const warnings: TranslationWarning[] = [];
   const system: TextBlockParam[] = [];
-  const turns: Turn[] = [];
+  const turns: AlternatingTurn<ContentBlockParam>[] = [];
   messages.forEach((message, i) => {
     switch (message.role) {
       case 'system':
@@ -51,19 +45,6 @@ export function convertToAnthropicMessagesMessages({ messages }: { messages: Mes
   });
   const converted = turns.map((turn): MessageParam => ({ role: turn.role, content: [...turn.results, ...turn.blocks] }));
   return { value: { system, messages: converted }, warnings };
-}
-
-/** A turn whose parts were all dropped is no turn: Anthropic refuses empty content. */
-function addToTurn(turns: Turn[], role: Turn['role'], key: 'results' | 'blocks', blocks: ContentBlockParam[]): void {
-  if (blocks.length === 0) return;
-  const last = turns[turns.length - 1];
-  if (last?.role === role) {
-    last[key].push(...blocks);
-    return;
-  }
-  const turn: Turn = { role, results: [], blocks: [] };
-  turn[key].push(...blocks);
-  turns.push(turn);
 }
 
 function toAssistantBlocks(message: AssistantMessage, path: string): ContentBlockParam[] {

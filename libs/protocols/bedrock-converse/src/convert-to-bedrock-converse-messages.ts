@@ -14,7 +14,7 @@
  *   tools are sent (none given, or tool_choice none) the calls and results are told as text.
  */
 import { GatewayError, type AssistantMessage, type CacheHint, type Converted, type Message, type ToolResultPart, type TranslationWarning, type UserContentPart } from '@rosetta/canonical';
-import { isRecord, signatureFor, unwrapCallSignature, type JsonObject } from '@rosetta/protocols/common';
+import { addToTurn, isRecord, signatureFor, unwrapCallSignature, type AlternatingTurn, type JsonObject } from '@rosetta/protocols/common';
 import { toConverseDocument, toConverseImage } from './convert-to-bedrock-converse-media';
 
 export type ConverseBlock = JsonObject;
@@ -27,12 +27,6 @@ export interface ConverseConversation {
 const CACHE_POINT: ConverseBlock = { cachePoint: { type: 'default' } };
 const EMPTY_RESULT = '(no output)';
 
-interface Turn {
-  role: 'user' | 'assistant';
-  results: ConverseBlock[];
-  blocks: ConverseBlock[];
-}
-
 interface Context {
   warnings: TranslationWarning[];
   /** A toolConfig goes with the request, so tool blocks may be sent as they are. */
@@ -44,7 +38,7 @@ interface Context {
 export function convertToBedrockConverseMessages(messages: Message[], { toolBlocks }: { toolBlocks: boolean }): Converted<ConverseConversation> {
   const context: Context = { warnings: [], toolBlocks, toldAsText: false };
   const system: ConverseBlock[] = [];
-  const turns: Turn[] = [];
+  const turns: AlternatingTurn<ConverseBlock>[] = [];
   messages.forEach((message, i) => {
     switch (message.role) {
       case 'system':
@@ -71,19 +65,6 @@ function cachePoint(hint: CacheHint | undefined): ConverseBlock[] {
 
 function textBlock(text: string, cache: CacheHint | undefined): ConverseBlock[] {
   return text.trim() === '' ? [] : [{ text }, ...cachePoint(cache)];
-}
-
-/** A turn whose parts were all dropped is no turn: Bedrock refuses empty content. */
-function addToTurn(turns: Turn[], role: Turn['role'], key: 'results' | 'blocks', blocks: ConverseBlock[]): void {
-  if (blocks.length === 0) return;
-  const last = turns[turns.length - 1];
-  if (last?.role === role) {
-    last[key].push(...blocks);
-    return;
-  }
-  const turn: Turn = { role, results: [], blocks: [] };
-  turn[key].push(...blocks);
-  turns.push(turn);
 }
 
 function userBlocks(part: UserContentPart, context: Context): ConverseBlock[] {

@@ -13,3 +13,4 @@ export * from './stream-pass-through';
 export * from './token-counts';
 export * from './aws-event-stream';
 export * from './claude-thinking';
+export * from './alternating-turns';
