@@ -1,13 +1,14 @@
-import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
+import { faultBeforeHeaders, sendJsonWithFault } from '../fault-injection';
 import { isRecord, pause } from '../http-io';
 import { firstStep } from '../protocols/anthropic';
 import { anthropicStreamEvents, identifyToolUses, newAnthropicContext, renderMessage, type AnthropicStreamEvent } from '../protocols/anthropic-response';
 import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
 import type { ReplyPlan } from '../reply-plan';
-import { playStream, type StreamFrame } from '../sse-stream';
-import { EVENT_STREAM_HEADERS, eventFrame, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
-import { plannedBedrockError, sendBedrockError, streamException, upfrontError, type BedrockError } from './bedrock-errors';
+import type { StreamFrame } from '../sse-stream';
+import { eventFrame } from './aws-event-stream-frames';
+import { plannedBedrockError, sendBedrockError, upfrontError, type BedrockError } from './bedrock-errors';
 import { bedrockRoute, checkBedrockCredentials, type BedrockRoute } from './bedrock-route';
+import { playBedrockStream } from './bedrock-stream';
 import { rewriteExchange } from './cloud-exchange';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
@@ -92,16 +93,8 @@ function chunkFrames(events: readonly AnthropicStreamEvent[], plan: ReplyPlan): 
   });
 }
 
-async function streamInvoke(exchange: SimExchange, plan: ReplyPlan, events: AnthropicStreamEvent[]): Promise<void> {
-  const failure = streamException(plan.error, 'invoke-with-response-stream');
-  await playStream(exchange.res, exchange.signal, {
-    frames: chunkFrames(events, plan),
-    errorFrame: exceptionFrame(failure.type, failure.message),
-    garbageFrame: rawEventFrame('chunk', GARBAGE_TEXT),
-    faults: streamFaultsOf(plan),
-    tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
-    headers: { ...EVENT_STREAM_HEADERS, 'x-amzn-requestid': exchange.requestId },
-  });
+function streamInvoke(exchange: SimExchange, plan: ReplyPlan, events: AnthropicStreamEvent[]): Promise<void> {
+  return playBedrockStream(exchange, plan, chunkFrames(events, plan), 'invoke-with-response-stream', 'chunk');
 }
 
 export const bedrockAnthropicProtocol: ProtocolModule = {

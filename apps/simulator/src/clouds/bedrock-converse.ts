@@ -1,13 +1,12 @@
-import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
+import { faultBeforeHeaders, sendJsonWithFault } from '../fault-injection';
 import { pause } from '../http-io';
 import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
 import type { ReplyPlan } from '../reply-plan';
-import { playStream } from '../sse-stream';
-import { EVENT_STREAM_HEADERS, exceptionFrame, rawEventFrame } from './aws-event-stream-frames';
 import { convertConverseRequest, ConverseRequestError } from './bedrock-converse-request';
 import { identifyConverseToolUses, renderConverseResponse, renderConverseStream } from './bedrock-converse-response';
-import { plannedBedrockError, sendBedrockError, streamException, upfrontError, type BedrockError } from './bedrock-errors';
+import { plannedBedrockError, sendBedrockError, upfrontError, type BedrockError } from './bedrock-errors';
 import { bedrockRoute, checkBedrockCredentials } from './bedrock-route';
+import { playBedrockStream } from './bedrock-stream';
 
 /** What Bedrock reports as the model's latency; fixed, so answers are reproducible. */
 const LATENCY_MS = 42;
@@ -49,16 +48,8 @@ async function handleConverse(exchange: SimExchange): Promise<void> {
   return sendJsonWithFault(res, signal, plan.fault, 200, renderConverseResponse(plan, calls, LATENCY_MS));
 }
 
-async function streamReply(exchange: SimExchange, plan: ReplyPlan, calls: ReturnType<typeof identifyConverseToolUses>): Promise<void> {
-  const failure = streamException(plan.error, 'converse-stream');
-  await playStream(exchange.res, exchange.signal, {
-    frames: renderConverseStream(plan, calls, exchange.settings.chunkTokens, LATENCY_MS),
-    errorFrame: exceptionFrame(failure.type, failure.message),
-    garbageFrame: rawEventFrame('contentBlockDelta', GARBAGE_TEXT),
-    faults: streamFaultsOf(plan),
-    tokensPerSecond: plan.tokensPerSecond ?? exchange.settings.tokensPerSecond,
-    headers: { ...EVENT_STREAM_HEADERS, 'x-amzn-requestid': exchange.requestId },
-  });
+function streamReply(exchange: SimExchange, plan: ReplyPlan, calls: ReturnType<typeof identifyConverseToolUses>): Promise<void> {
+  return playBedrockStream(exchange, plan, renderConverseStream(plan, calls, exchange.settings.chunkTokens, LATENCY_MS), 'converse-stream', 'contentBlockDelta');
 }
 
 export const bedrockConverseProtocol: ProtocolModule = {
