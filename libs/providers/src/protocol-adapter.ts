@@ -24,6 +24,7 @@ export class ProtocolAdapter implements ProviderAdapter {
     private readonly transport: HttpTransport,
   ) {
     this.protocol = descriptor.id;
+    this.bedrockParseError = bedrockErrorParser(descriptor.parseError);
   }
 
   /**
@@ -31,6 +32,9 @@ export class ProtocolAdapter implements ProviderAdapter {
    * reasoning parameters: this process sends them none from then on.
    */
   private readonly learnedNotReasoning = new Set<string>();
+
+  /** Bedrock's errors (type in `x-amzn-errortype`) over this protocol's own error body. */
+  private readonly bedrockParseError: ReturnType<typeof bedrockErrorParser>;
 
   complete(call: UpstreamCall): Promise<AdapterCompletion> {
     return this.withReasoningLearned(call, async (leg) => {
@@ -111,7 +115,7 @@ export class ProtocolAdapter implements ProviderAdapter {
     const path = defaultUrl.slice(target.baseUrl.length);
     const platform = target.platform!;
     const sent = await platformRequest({ provider: target.provider, platform, baseUrl: target.baseUrl, upstreamModel: target.upstreamModel, path, apiKey: target.apiKey, headers: defaultHeaders, body });
-    const parseError = platform.kind === 'bedrock' ? bedrockErrorParser(this.descriptor.parseError) : this.descriptor.parseError;
+    const parseError = platform.kind === 'bedrock' ? this.bedrockParseError : this.descriptor.parseError;
     return postToUpstream(this.transport, call, sent.url, sent.headers, sent.body, parseError, this.descriptor.refusesReasoning, () => invalidatePlatformCredential(platform, target.apiKey));
   }
 }
