@@ -55,12 +55,12 @@ describe('admin CLI against a running gateway', () => {
     expect(refused.stderr).toContain('plans set replaces the whole plan and needs both --rpm and --tpm (missing: --tpm');
     expect(refused.stderr).toContain('to change only what you gave: plans update free --rpm 5');
     expect(refused.stdout).toBe('');
-    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000 });
+    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null });
 
-    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500 });
-    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500 });
-    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null });
-    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null });
+    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null });
 
     const missing = await cli(['plans', 'update', 'cli-plan', '--rpm', '1'], env);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: "error: HTTP 404: Plan 'cli-plan' not found; see GET /admin/plans\n" });
@@ -92,8 +92,8 @@ describe('admin CLI against a running gateway', () => {
     const csv = await cli(['usage', '--group-by', 'team,key', '--team', team.id, '--csv'], env);
     expect(csv.code).toBe(0);
     expect(csv.stdout.split('\r\n')).toEqual([
-      'team_id,team_name,api_key_id,key_name,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd',
-      expect.stringMatching(new RegExp(`^${team.id},cli-team-2,${key.id},cli-key,1,0,\\d+,\\d+,0,0,${row.cost_usd.replace('.', '\\.')}$`)),
+      'team_id,team_name,api_key_id,key_name,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd,cache_hits,saved_usd',
+      expect.stringMatching(new RegExp(`^${team.id},cli-team-2,${key.id},cli-key,1,0,\\d+,\\d+,0,0,${row.cost_usd.replace('.', '\\.')},0,0$`)),
       '',
     ]);
     const json = await ok('usage', '--group-by', 'key', '--key', key.id);

@@ -54,9 +54,9 @@ describe('admin API: plans and usage reports', () => {
       const typo = await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: null, burst: 10 });
       expect(typo.body.error).toEqual(expect.objectContaining({ param: 'burst', message: "Unknown field 'burst'" }));
 
-      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: 60000 })).toEqual({ status: 201, body: { name: 'team', rpm: 600, tpm: 60000 } });
-      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 700, tpm: null })).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null } });
-      expect(await adminCall(b, 'GET', '/admin/plans/team')).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null } });
+      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: 60000 })).toEqual({ status: 201, body: { name: 'team', rpm: 600, tpm: 60000, cache: null, prompt_cache: null } });
+      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 700, tpm: null })).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null, cache: null, prompt_cache: null } });
+      expect(await adminCall(b, 'GET', '/admin/plans/team')).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null, cache: null, prompt_cache: null } });
     });
 
     it('PATCH changes only the limits given, on every replica', async () => {
@@ -64,12 +64,12 @@ describe('admin API: plans and usage reports', () => {
       await eventually(async () => (await adminCall(b, 'POST', '/admin/keys', { name: 'probe', plan: 'patchy' })).status === 201, 'b knows plan patchy');
       const { key } = await createKey(a, 'patchy');
 
-      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { rpm: 7 })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: 5000 } });
+      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { rpm: 7 })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: 5000, cache: null, prompt_cache: null } });
       // b's plan cache reloads from the bus: its rate-limit headers show the new rpm and the old tpm.
       await eventually(async () => (await ask(b, key)).headers.get('x-ratelimit-limit-requests') === '7', 'b applies rpm 7');
       expect((await ask(b, key)).headers.get('x-ratelimit-limit-tokens')).toBe('5000');
 
-      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { tpm: null })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: null } });
+      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { tpm: null })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: null, cache: null, prompt_cache: null } });
       const nothing = await adminCall(a, 'PATCH', '/admin/plans/patchy', {});
       expect(nothing).toEqual({ status: 400, body: expect.objectContaining({ error: expect.objectContaining({ message: expect.stringContaining("Nothing to change: give 'rpm' and/or 'tpm'") }) }) });
       expect((await adminCall(a, 'PATCH', '/admin/plans/patchy', { rmp: 5 })).body.error).toEqual(expect.objectContaining({ param: 'rmp', message: "Unknown field 'rmp'" }));
@@ -97,7 +97,7 @@ describe('admin API: plans and usage reports', () => {
       expect((await adminCall(a, 'GET', '/admin/plans/doomed')).status).toBe(200);
 
       for (const { id } of [first, second]) expect((await adminCall(a, 'PATCH', `/admin/keys/${id}`, { plan: 'free' })).status).toBe(200);
-      expect(await adminCall(b, 'DELETE', '/admin/plans/doomed')).toEqual({ status: 200, body: { name: 'doomed', rpm: 10, tpm: null } });
+      expect(await adminCall(b, 'DELETE', '/admin/plans/doomed')).toEqual({ status: 200, body: { name: 'doomed', rpm: 10, tpm: null, cache: null, prompt_cache: null } });
       expect((await adminCall(a, 'GET', '/admin/plans')).body.map((p: { name: string }) => p.name)).not.toContain('doomed');
       expect((await adminCall(a, 'DELETE', '/admin/plans/doomed')).status).toBe(404);
       // Every replica forgets it: a new key on it is refused everywhere.
@@ -137,8 +137,8 @@ describe('admin API: plans and usage reports', () => {
       const costOf = (id: string): string => ledger.find((row) => row.api_key_id === id)!.cost.replace(/0+$/, '').replace(/\.$/, '');
       expect(report.body.group_by).toEqual(['key']);
       expect(report.body.data).toEqual([
-        { api_key_id: alpha.id, key_name: 'alpha', requests: 3, errors: 0, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cached_tokens: 0, reasoning_tokens: 0, cost_usd: costOf(alpha.id) },
-        { api_key_id: beta.id, key_name: '=beta', requests: 1, errors: 0, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cached_tokens: 0, reasoning_tokens: 0, cost_usd: costOf(beta.id) },
+        { api_key_id: alpha.id, key_name: 'alpha', requests: 3, errors: 0, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cached_tokens: 0, reasoning_tokens: 0, cost_usd: costOf(alpha.id), cache_hits: 0, saved_usd: '0' },
+        { api_key_id: beta.id, key_name: '=beta', requests: 1, errors: 0, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cached_tokens: 0, reasoning_tokens: 0, cost_usd: costOf(beta.id), cache_hits: 0, saved_usd: '0' },
       ]);
       for (const row of report.body.data) expect(row.cost_usd).toMatch(DECIMAL);
       expect(report.body.totals).toEqual(expect.objectContaining({ requests: 4, errors: 0 }));
@@ -165,12 +165,12 @@ describe('admin API: plans and usage reports', () => {
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="rosetta-usage-team-key-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"$/);
       const lines = (await res.text()).split('\r\n');
-      expect(lines[0]).toBe('team_id,team_name,api_key_id,key_name,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd');
+      expect(lines[0]).toBe('team_id,team_name,api_key_id,key_name,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd,cache_hits,saved_usd');
       expect(lines).toHaveLength(4); // header, two keys, and the final line break
       expect(lines[3]).toBe('');
       const quotedTeam = `"${team.name.replace(/"/g, '""')}"`;
-      expect(lines[1]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${alpha.id},alpha,3,0,\\d+,\\d+,0,0,\\d+\\.\\d+$`));
-      expect(lines[2]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${beta.id},'=beta,1,0,\\d+,\\d+,0,0,\\d+\\.\\d+$`));
+      expect(lines[1]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${alpha.id},alpha,3,0,\\d+,\\d+,0,0,\\d+\\.\\d+,0,0$`));
+      expect(lines[2]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${beta.id},'=beta,1,0,\\d+,\\d+,0,0,\\d+\\.\\d+,0,0$`));
     });
 
     it('refuses bad parameters with a 400 naming them', async () => {

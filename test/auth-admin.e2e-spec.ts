@@ -242,7 +242,7 @@ describe('API keys, admin API and revocation across replicas', () => {
       expect((await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 500, tpm: 50000 })).status).toBe(201);
       const updated = await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: null });
       expect(updated).toEqual({ status: 200, body: { name: 'team', rpm: 600, tpm: null } });
-      expect((await adminCall(b, 'GET', '/admin/plans')).body).toContainEqual({ name: 'team', rpm: 600, tpm: null });
+      expect((await adminCall(b, 'GET', '/admin/plans')).body).toContainEqual({ name: 'team', rpm: 600, tpm: null, cache: null, prompt_cache: null });
       // b learns of the new plan through the bus; give it the same second revocation gets.
       await new Promise((r) => setTimeout(r, 300));
       expect((await adminCall(b, 'POST', '/admin/keys', { name: 'team-key', plan: 'team' })).status).toBe(201);

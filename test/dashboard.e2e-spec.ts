@@ -188,7 +188,7 @@ describe('the dashboard in a browser', () => {
     const csv = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
     const exported = await fetch(url(csv!), { headers: { cookie: `rosetta_session=${(await sessionCookie())!.value}` } });
     expect(exported.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect((await exported.text()).split('\r\n')[0]).toBe('day,api_key_id,key_name,served_model,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd');
+    expect((await exported.text()).split('\r\n')[0]).toBe('day,api_key_id,key_name,served_model,requests,errors,input_tokens,output_tokens,cached_tokens,reasoning_tokens,cost_usd,cache_hits,saved_usd');
     await screenshot(page, 'usage');
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
-import { createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+import { createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 
 /** With no DATABASE_URL the gateway runs on embedded PGlite, with the same migrations. */
 describe('embedded database (PGlite) start', () => {
@@ -60,6 +60,33 @@ describe('embedded database (PGlite) start', () => {
     await expect(stranger.responses.delete(first.id)).rejects.toMatchObject({ status: 404 });
     await client.responses.delete(first.id);
     await expect(client.responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('answers from the in-process response cache without Redis, streamed or not, and records the hits', async () => {
+    const { id, key } = await createKey(gateway!, 'free', { cache: { mode: 'exact', ttl_s: 60 } });
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway!.url}/v1`, maxRetries: 0 });
+    const ask = { model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user' as const, content: 'cache me in process' }] };
+    const first = await client.chat.completions.create(ask).withResponse();
+    expect(first.response.headers.get('x-rosetta-cache')).toBe('miss');
+    const again = await client.chat.completions.create(ask).withResponse();
+    expect(again.response.headers.get('x-rosetta-cache')).toBe('hit');
+    expect(again.data.choices[0]!.message.content).toBe(first.data.choices[0]!.message.content);
+    expect(again.data.usage?.prompt_tokens).toBe(first.data.usage?.prompt_tokens);
+    const streamed = await client.chat.completions.create({ ...ask, stream: true, stream_options: { include_usage: true } }).withResponse();
+    expect(streamed.response.headers.get('x-rosetta-cache')).toBe('hit');
+    let text = '';
+    for await (const chunk of streamed.data) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe(first.data.choices[0]!.message.content);
+    expect(sim.requests().filter((r) => JSON.stringify(r.body).includes('cache me in process'))).toHaveLength(1);
+    for (let i = 0; ; i++) {
+      const usage = await fetch(`${gateway!.url}/admin/usage?key_id=${id}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }).then((r) => r.json() as Promise<any>);
+      if (usage.totals.requests >= 3 || i >= 100) {
+        expect(usage.totals).toMatchObject({ requests: 3, cache_hits: 2 });
+        expect(Number(usage.totals.saved_usd)).toBeGreaterThan(0);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
   });
 
   it('on a first start without ADMIN_TOKEN, prints the generated token once with commands that work on its URL', async () => {

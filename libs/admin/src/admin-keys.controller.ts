@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiKeyService, Public, TeamCacheService, type ApiKeyRecord, type Budget, type BudgetPeriod, type KeyChange } from '@rosetta/auth';
+import { cacheSettingsOf, presentCacheSettings, type PromptCacheMode } from '@rosetta/cache';
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, PlanCacheService } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
@@ -22,6 +23,8 @@ export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
     budget_period: record.budget?.period ?? null,
     models: record.models,
     route_knob: record.routeKnob,
+    cache: presentCacheSettings(record.cache),
+    prompt_cache: record.promptCache,
     created_at: record.createdAt.toISOString(),
     expires_at: record.expiresAt?.toISOString() ?? null,
     revoked_at: record.revokedAt?.toISOString() ?? null,
@@ -74,6 +77,8 @@ export class AdminKeysController {
       teamId: change.teamId,
       budget: change.budget,
       models: change.models,
+      cache: change.cache,
+      promptCache: change.promptCache,
     });
     return { ...presentKey(record), key };
   }
@@ -138,6 +143,8 @@ export class AdminKeysController {
       teamId: dto.team_id,
       budget: budgetOf(dto.budget_usd, dto.budget_period, current?.budget ?? null),
       models: models ? [...new Set(models)] : models,
+      cache: cacheSettingsOf(dto.cache),
+      promptCache: dto.prompt_cache as PromptCacheMode | null | undefined,
     };
   }
 

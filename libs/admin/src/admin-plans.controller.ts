@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Put, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
+import { cacheSettingsOf, presentCacheSettings, type PromptCacheMode } from '@rosetta/cache';
 import { GatewayError } from '@rosetta/canonical';
 import { PLAN_NAME_PATTERN, PlanCacheService, PlanRepository, type PlanRecord } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
@@ -9,6 +10,11 @@ import { auditChange, Audited, AuditInterceptor } from './audit/audit.intercepto
 
 interface StatusSetter {
   status(code: number): unknown;
+}
+
+/** A plan as the admin API shows it: its limits and its caching (`cache`, `prompt_cache`). */
+export function presentPlan(plan: PlanRecord): Record<string, unknown> {
+  return { name: plan.name, rpm: plan.rpm, tpm: plan.tpm, cache: presentCacheSettings(plan.cache), prompt_cache: plan.promptCache };
 }
 
 /**
@@ -27,13 +33,13 @@ export class AdminPlansController {
   ) {}
 
   @Get()
-  list(): Promise<PlanRecord[]> {
-    return this.repository.list();
+  async list(): Promise<Record<string, unknown>[]> {
+    return (await this.repository.list()).map(presentPlan);
   }
 
   @Get(':name')
-  async get(@Param('name') name: string): Promise<PlanRecord> {
-    return (await this.repository.find(checkedName(name))) ?? notFound(name);
+  async get(@Param('name') name: string): Promise<Record<string, unknown>> {
+    return presentPlan((await this.repository.find(checkedName(name))) ?? notFound(name));
   }
 
   @Put(':name')
@@ -42,33 +48,35 @@ export class AdminPlansController {
     @Param('name') name: string,
     @Body() body: unknown,
     @Res({ passthrough: true }) res: StatusSetter,
-  ): Promise<PlanRecord> {
+  ): Promise<Record<string, unknown>> {
     checkedName(name);
     const dto = validateBody(UpsertPlanDto, body, { rejectUnknown: true });
     auditChange(dto);
-    const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm });
+    const caching = { cache: cacheSettingsOf(dto.cache) ?? null, promptCache: (dto.prompt_cache ?? null) as PromptCacheMode | null };
+    const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm, ...caching });
     await this.cache.changed(name);
     res.status(created ? 201 : 200);
-    return plan;
+    return presentPlan(plan);
   }
 
   @Patch(':name')
   @Audited('plan.update', 'plan', 'name')
-  async update(@Param('name') name: string, @Body() body: unknown): Promise<PlanRecord> {
+  async update(@Param('name') name: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     checkedName(name);
     const dto = validateBody(UpdatePlanDto, body, { rejectUnknown: true });
     auditChange(dto);
-    if (dto.rpm === undefined && dto.tpm === undefined) {
-      throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited)");
+    if (dto.rpm === undefined && dto.tpm === undefined && dto.cache === undefined && dto.prompt_cache === undefined) {
+      throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited), 'cache' or 'prompt_cache'");
     }
-    const plan = (await this.repository.update(name, { rpm: dto.rpm, tpm: dto.tpm })) ?? notFound(name);
+    const change = { rpm: dto.rpm, tpm: dto.tpm, cache: cacheSettingsOf(dto.cache), promptCache: dto.prompt_cache as PromptCacheMode | null | undefined };
+    const plan = (await this.repository.update(name, change)) ?? notFound(name);
     await this.cache.changed(name);
-    return plan;
+    return presentPlan(plan);
   }
 
   @Delete(':name')
   @Audited('plan.delete', 'plan', 'name')
-  async remove(@Param('name') name: string): Promise<PlanRecord> {
+  async remove(@Param('name') name: string): Promise<Record<string, unknown>> {
     const removal = await this.repository.remove(checkedName(name));
     if (removal.status === 'not_found') return notFound(name);
     if (removal.status === 'in_use') {
@@ -81,7 +89,7 @@ export class AdminPlansController {
       );
     }
     await this.cache.changed(name);
-    return removal.plan;
+    return presentPlan(removal.plan);
   }
 }
 

@@ -1,5 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { MAX_CACHE_TTL_S, PROMPT_CACHE_MODES, RESPONSE_CACHE_MODES } from '@rosetta/cache';
 import { PLAN_NAME_PATTERN } from '@rosetta/limits';
 import { IsStoredText } from '@rosetta/platform';
 
@@ -13,6 +15,30 @@ const BUDGET_PERIOD_VALUES = ['day', 'month', 'total'];
  * applied in the order stacked decorators would be (bottom first), so messages stay the same.
  */
 const Limit = (): PropertyDecorator => applyDecorators(Max(MAX_LIMIT), Min(0), IsInt(), ValidateIf((_, v) => v !== null));
+
+/** `cache` on a plan or key (ARCHITECTURE §9): the response cache's mode, TTL and similarity. */
+export class CacheSettingsDto {
+  @IsIn(RESPONSE_CACHE_MODES, { message: `mode must be one of ${RESPONSE_CACHE_MODES.join(', ')}` })
+  mode!: string;
+
+  @IsOptional()
+  @Max(MAX_CACHE_TTL_S)
+  @Min(1)
+  @IsInt({ message: 'ttl_s must be a whole number of seconds' })
+  ttl_s?: number;
+
+  @IsOptional()
+  @Max(1)
+  @Min(0)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'similarity must be a number from 0 to 1' })
+  similarity?: number;
+}
+
+/** Optional `cache` and `prompt_cache`: null clears them (the key follows its plan; a plan is off). */
+const CacheField = (): PropertyDecorator =>
+  applyDecorators(Type(() => CacheSettingsDto), ValidateNested(), IsObject({ message: 'cache must be an object like {"mode": "exact", "ttl_s": 3600}' }), ValidateIf((_, v) => v !== null), IsOptional());
+const PromptCacheField = (): PropertyDecorator =>
+  applyDecorators(IsIn(PROMPT_CACHE_MODES, { message: `prompt_cache must be one of ${PROMPT_CACHE_MODES.join(', ')} (or null)` }), ValidateIf((_, v) => v !== null), IsOptional());
 
 export class CreateKeyDto {
   @IsStoredText()
@@ -68,6 +94,11 @@ export class CreateKeyDto {
   @IsStoredText({ each: true })
   @IsString({ each: true, message: 'models must be a list of model ids' })
   models?: string[] | null;
+  @CacheField()
+  cache?: CacheSettingsDto | null;
+
+  @PromptCacheField()
+  prompt_cache?: string | null;
 }
 
 /** PATCH /admin/keys/{id}: any field of a key but its secret; null clears what can be cleared. */
@@ -111,13 +142,19 @@ export class UpdateTeamDto extends CreateTeamDto {
   declare name: string;
 }
 
-/** PUT /admin/plans/{name}: the whole plan; both limits are required, null meaning unlimited. */
+/** PUT /admin/plans/{name}: the whole plan; both limits are required, null meaning unlimited; caching left out is off. */
 export class UpsertPlanDto {
   @Limit()
   rpm!: number | null;
 
   @Limit()
   tpm!: number | null;
+
+  @CacheField()
+  cache?: CacheSettingsDto | null;
+
+  @PromptCacheField()
+  prompt_cache?: string | null;
 }
 
 /** PATCH /admin/plans/{name}: only the limits given change; null means unlimited. */
@@ -129,4 +166,10 @@ export class UpdatePlanDto {
   @IsOptional()
   @Limit()
   tpm?: number | null;
+
+  @CacheField()
+  cache?: CacheSettingsDto | null;
+
+  @PromptCacheField()
+  prompt_cache?: string | null;
 }

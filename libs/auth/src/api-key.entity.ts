@@ -1,3 +1,4 @@
+import type { CacheSettingsJson } from '@rosetta/cache';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'api_keys' })
@@ -38,6 +39,13 @@ export class ApiKeyEntity {
 
   @Column({ type: 'text', array: true, nullable: true })
   models!: string[] | null;
+
+  /** `{mode, ttl_s, similarity}` as the admin API writes it (null: as the plan). */
+  @Column({ type: 'jsonb', nullable: true })
+  cache!: CacheSettingsJson | null;
+
+  @Column({ name: 'prompt_cache', type: 'text', nullable: true })
+  promptCache!: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

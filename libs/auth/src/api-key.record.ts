@@ -1,3 +1,5 @@
+import type { PromptCacheMode, ResponseCacheSettings } from '@rosetta/cache';
+
 /** How often a dollar budget starts again: each UTC day, each UTC month, or never. */
 export type BudgetPeriod = 'day' | 'month' | 'total';
 
@@ -24,6 +26,10 @@ export interface ApiKeyRecord {
   budget: Budget | null;
   /** The models this key may call (public ids); null: every model. */
   models: string[] | null;
+  /** The response cache for this key (null: as its plan). */
+  cache: ResponseCacheSettings | null;
+  /** Managed provider prompt caching for this key (null: as its plan). */
+  promptCache: PromptCacheMode | null;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -46,6 +52,8 @@ export interface KeyChange {
   teamId?: string | null;
   budget?: Budget | null;
   models?: string[] | null;
+  cache?: ResponseCacheSettings | null;
+  promptCache?: PromptCacheMode | null;
 }
 
 export interface NewApiKey {
@@ -60,5 +68,7 @@ export interface NewApiKey {
   teamId?: string | null;
   budget?: Budget | null;
   models?: string[] | null;
+  cache?: ResponseCacheSettings | null;
+  promptCache?: PromptCacheMode | null;
   expiresAt: Date | null;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
 import { ApiKeyEntity } from './api-key.entity';
+import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
 import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
@@ -15,9 +16,11 @@ export class ApiKeyRepository {
   }
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const { budget, ...rest } = key;
+    const { budget, cache, ...rest } = key;
     const entity = this.repo.create({
       ...rest,
+      cache: presentCacheSettings(cache ?? null),
+      promptCache: key.promptCache ?? null,
       teamId: key.teamId ?? null,
       models: key.models ?? null,
       budgetUsd: budget ? String(budget.usd) : null,
@@ -56,6 +59,8 @@ export class ApiKeyRepository {
     if (change.expiresAt !== undefined) set.expiresAt = change.expiresAt;
     if (change.teamId !== undefined) set.teamId = change.teamId;
     if (change.models !== undefined) set.models = change.models;
+    if (change.cache !== undefined) set.cache = presentCacheSettings(change.cache);
+    if (change.promptCache !== undefined) set.promptCache = change.promptCache;
     if (change.budget !== undefined) {
       set.budgetUsd = change.budget ? String(change.budget.usd) : null;
       set.budgetPeriod = change.budget?.period ?? null;
@@ -98,6 +103,8 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
     teamId: entity.teamId ?? null,
     budget: entity.budgetUsd !== null && entity.budgetUsd !== undefined && entity.budgetPeriod ? { usd: Number(entity.budgetUsd), period: entity.budgetPeriod as BudgetPeriod } : null,
     models: entity.models ?? null,
+    cache: cacheSettingsFromColumn(entity.cache),
+    promptCache: promptCacheFromColumn(entity.promptCache),
     createdAt: entity.createdAt,
     expiresAt: entity.expiresAt,
     revokedAt: entity.revokedAt,

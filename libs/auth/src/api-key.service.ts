@@ -34,6 +34,8 @@ export class ApiKeyService {
       teamId: input.teamId ?? null,
       budget: input.budget ?? null,
       models: input.models ?? null,
+      cache: input.cache ?? null,
+      promptCache: input.promptCache ?? null,
     });
     // A replica may remember this lookup id as unknown (someone tried it); clear that everywhere.
     await this.cache.invalidate(generated.lookupId);

@@ -11,3 +11,4 @@ export * from './stream-event';
 export * from './gateway-error';
 export * from './warning';
 export * from './embedding';
+export * from './stream-replay';

@@ -1,3 +1,4 @@
+import type { CacheSettingsJson } from '@rosetta/cache';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'plans' })
@@ -10,6 +11,13 @@ export class PlanEntity {
 
   @Column({ type: 'integer', nullable: true })
   tpm!: number | null;
+
+  /** `{mode, ttl_s, similarity}` as the admin API writes it (cache-settings.ts reads it back). */
+  @Column({ type: 'jsonb', nullable: true })
+  cache!: CacheSettingsJson | null;
+
+  @Column({ name: 'prompt_cache', type: 'text', nullable: true })
+  promptCache!: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
 import { PlanEntity } from './plan.entity';
+import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
 import type { PlanRecord } from './plan.record';
+
+/** The columns a plan is read back from. */
+const COLUMNS = 'name, rpm, tpm, cache, prompt_cache AS "promptCache"';
 
 @Injectable()
 export class PlanRepository {
@@ -26,21 +30,22 @@ export class PlanRepository {
   /** Creates or updates; returns the plan and whether it was created. */
   async upsert(plan: PlanRecord): Promise<{ plan: PlanRecord; created: boolean }> {
     const rows: Array<{ inserted: boolean }> = await this.repo.query(
-      `INSERT INTO plans (name, rpm, tpm) VALUES ($1, $2, $3)
-       ON CONFLICT (name) DO UPDATE SET rpm = EXCLUDED.rpm, tpm = EXCLUDED.tpm, updated_at = now()
+      `INSERT INTO plans (name, rpm, tpm, cache, prompt_cache) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (name) DO UPDATE SET rpm = EXCLUDED.rpm, tpm = EXCLUDED.tpm, cache = EXCLUDED.cache, prompt_cache = EXCLUDED.prompt_cache, updated_at = now()
        RETURNING (xmax = 0) AS inserted`,
-      [plan.name, plan.rpm, plan.tpm],
+      [plan.name, plan.rpm, plan.tpm, cacheColumn(plan.cache), plan.promptCache],
     );
     return { plan, created: rows[0]?.inserted === true };
   }
 
-  /** Changes only the limits given (undefined: unchanged; null: unlimited); null when there is no such plan. */
-  async update(name: string, change: Partial<Pick<PlanRecord, 'rpm' | 'tpm'>>): Promise<PlanRecord | null> {
+  /** Changes only the fields given (undefined: unchanged; null: unlimited, or off); null when there is no such plan. */
+  async update(name: string, change: Partial<Omit<PlanRecord, 'name'>>): Promise<PlanRecord | null> {
     const params: unknown[] = [name];
-    const set = (['rpm', 'tpm'] as const).filter((field) => change[field] !== undefined).map((field) => `${field} = $${params.push(change[field])}`);
+    const values = { rpm: change.rpm, tpm: change.tpm, cache: change.cache === undefined ? undefined : cacheColumn(change.cache), prompt_cache: change.promptCache };
+    const set = (Object.keys(values) as (keyof typeof values)[]).filter((field) => values[field] !== undefined).map((field) => `${field} = $${params.push(values[field])}`);
     const rows: PlanRecord[] = await this.repo.query(
       // Wrapped in a SELECT: TypeORM answers a bare UPDATE ... RETURNING as [rows, count].
-      `WITH changed AS (UPDATE plans SET ${[...set, 'updated_at = now()'].join(', ')} WHERE name = $1 RETURNING name, rpm, tpm) SELECT * FROM changed`,
+      `WITH changed AS (UPDATE plans SET ${[...set, 'updated_at = now()'].join(', ')} WHERE name = $1 RETURNING ${COLUMNS}) SELECT * FROM changed`,
       params,
     );
     return rows[0] ? toRecord(rows[0]) : null;
@@ -53,7 +58,7 @@ export class PlanRepository {
   async remove(name: string, attempts = 2): Promise<PlanRemoval> {
     try {
       const rows: PlanRecord[] = await this.repo.query(
-        `WITH removed AS (DELETE FROM plans WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM api_keys WHERE plan = $1) RETURNING name, rpm, tpm)
+        `WITH removed AS (DELETE FROM plans WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM api_keys WHERE plan = $1) RETURNING ${COLUMNS})
          SELECT * FROM removed`,
         [name],
       );
@@ -84,6 +89,12 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (failure?.code ?? failure?.driverError?.code) === '23503';
 }
 
-function toRecord(row: Pick<PlanEntity, 'name' | 'rpm' | 'tpm'>): PlanRecord {
-  return { name: row.name, rpm: row.rpm, tpm: row.tpm };
+function toRecord(row: Pick<PlanEntity, 'name' | 'rpm' | 'tpm'> & { cache?: unknown; promptCache?: unknown }): PlanRecord {
+  return { name: row.name, rpm: row.rpm, tpm: row.tpm, cache: cacheSettingsFromColumn(row.cache), promptCache: promptCacheFromColumn(row.promptCache) };
+}
+
+/** The jsonb column's text: the admin API's shape. */
+function cacheColumn(settings: PlanRecord['cache']): string | null {
+  const shown = presentCacheSettings(settings);
+  return shown && JSON.stringify(shown);
 }

@@ -78,6 +78,12 @@ export interface RosettaConfig {
   workers: number;
   /** RESPONSES_RETENTION_DAYS: how long stored Responses answers can be read back and continued. */
   responsesRetentionDays: number;
+  /**
+   * The response cache's limits (it is turned on per plan or key): RESPONSE_CACHE_MAX_ENTRY (the
+   * largest answer kept), RESPONSE_CACHE_MEMORY (the in-process store's size without REDIS_URL),
+   * RESPONSE_CACHE_EMBEDDING_MODEL (semantic mode's embedding model).
+   */
+  responseCache: { maxEntryBytes: number; memoryBytes: number; embeddingModel: string };
   /** OpenTelemetry tracing from the standard OTEL_* variables; undefined (off) without an OTLP endpoint. */
   tracing?: TracingConfig;
   /** SECRETS_KEY (seals provider secrets at rest) and SECRETS_KEY_PREVIOUS (still opened, for rotation). */
@@ -245,6 +251,11 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
     workers: int(env, 'WORKERS', availableParallelism(), 1, MAX_WORKERS),
     responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
+    responseCache: {
+      maxEntryBytes: size(env, 'RESPONSE_CACHE_MAX_ENTRY', 1024 ** 2),
+      memoryBytes: size(env, 'RESPONSE_CACHE_MEMORY', 64 * 1024 ** 2),
+      embeddingModel: str(env, 'RESPONSE_CACHE_EMBEDDING_MODEL') ?? `${namespace}/text-embedding-3-small`,
+    },
     tracing: tracingConfig(env),
     secretKeys: secretKeysFromEnv(env),
     dashboard: dashboardConfig(env),

@@ -52,6 +52,19 @@ export class AdmissionService {
     if (admitted.tokens) ctx.setHeaders?.(this.limits.headers(admitted.tokens.state));
     return admitted;
   }
+
+  /**
+   * A request answered without an upstream call (a response-cache hit) counts against RPM only:
+   * no tokens are reserved and no budget is held, so it is served even when a budget is spent.
+   */
+  async countOnly(ctx: CallContext): Promise<void> {
+    const key = ctx.key;
+    const count = ctx.requestCount;
+    if (!key || !count?.deferred || count.state) return;
+    count.state = await this.limits.countRequest(key);
+    ctx.setHeaders?.(this.limits.headers(count.state));
+    this.limits.admitRequest(count.state);
+  }
 }
 
 /**

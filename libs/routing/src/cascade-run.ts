@@ -8,7 +8,7 @@
  * are short non-streamed calls (multiple choice, where answers compare), and then either the
  * accepted answer is replayed as the stream, or the escalation model is streamed as usual.
  */
-import { addUsage, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
+import { addUsage, type CanonicalRequest, type Usage } from '@rosetta/canonical';
 import type { CascadeStep } from '@rosetta/mixture';
 import { costUsd } from '@rosetta/usage';
 import type { RoutePlan } from './attempt';
@@ -54,25 +54,4 @@ export async function runCascade(deps: CascadeDeps, plan: RoutePlan, request: Ca
     ctx.usage?.cascaded(progress.usage, progress.costUsd, progress.answered.size);
   }
   return progress;
-}
-
-/** An accepted (or last) answer as a stream: the events a streamed upstream would have sent for it. */
-export async function* replayAsStream(response: CanonicalResponse): AsyncGenerator<StreamEvent> {
-  // The answer is whole: the stream can start with its prompt count, as the upstream would have.
-  const usage = response.usage && { inputTokens: response.usage.inputTokens, outputTokens: 0, ...(response.usage.cachedInputTokens ? { cachedInputTokens: response.usage.cachedInputTokens } : {}), ...(response.usage.cacheCreationInputTokens ? { cacheCreationInputTokens: response.usage.cacheCreationInputTokens } : {}) };
-  yield { type: 'start', id: response.id, model: response.model, created: response.created, ...(usage ? { usage } : {}) };
-  let index = 0;
-  for (const part of response.content) {
-    if (part.type === 'text') {
-      yield { type: 'text-start', index };
-      yield { type: 'text-delta', index, text: part.text };
-      yield { type: 'text-end', index, ...(part.signature ? { signature: part.signature } : {}) };
-    } else if (part.type === 'thinking') {
-      yield { type: 'thinking-start', index };
-      yield { type: 'thinking-delta', index, text: part.text };
-      yield { type: 'thinking-end', index, ...(part.signature ? { signature: part.signature } : {}) };
-    } else continue;
-    index++;
-  }
-  yield { type: 'finish', finishReason: response.finishReason, ...(response.usage ? { usage: response.usage } : {}) };
 }

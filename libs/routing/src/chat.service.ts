@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { addUsage, GatewayError, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
-import { runCascade, replayAsStream, type CascadeDeps, type CascadeProgress } from './cascade-run';
+import type { CachedAnswer } from '@rosetta/cache';
+import { addUsage, GatewayError, replayAsStream, totalTokens, type CanonicalRequest, type CanonicalResponse, type StreamEvent, type Usage } from '@rosetta/canonical';
+import { runCascade, type CascadeDeps, type CascadeProgress } from './cascade-run';
 import { estimatePromptTokens, type BudgetHold, type TokenReservation } from '@rosetta/limits';
 import { capCost, costUsd, roundUsd, UsageRecorderService, type TokenPricing, type UsageDraft } from '@rosetta/usage';
 import { AdmissionService } from './admission.service';
@@ -9,7 +10,8 @@ import { MixtureService } from './mixture.service';
 import type { Stickiness } from './session-affinity.service';
 import { ClientAbortedError } from './gateway-errors';
 import { ExecutorService } from './executor.service';
-import type { CallContext, ChatStream, CompletionOutcome, StreamOutcome } from './outcome';
+import type { CallContext, ChatStream, CompletionOutcome, ServedMeta, StreamOutcome } from './outcome';
+import { ResponseCachingService } from './response-caching.service';
 import { RoutingService } from './routing.service';
 
 /**
@@ -25,6 +27,7 @@ export class ChatService {
     private readonly admission: AdmissionService,
     private readonly recorder: UsageRecorderService,
     private readonly mixture: MixtureService,
+    private readonly caching: ResponseCachingService,
   ) {}
 
   /** Budget holds by ledger draft, settled to the row's cost when the response closes. */
@@ -67,6 +70,9 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, false);
+    const ticket = this.caching.ticket(request, ctx);
+    const hit = ticket && (await this.caching.lookup(ticket, ctx));
+    if (hit) return this.fromCache(hit, request, ctx, promptTokens, false);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade';
@@ -77,6 +83,7 @@ export class ChatService {
       this.mixture.remember(sticky, outcome.meta.model);
       const used = cascaded ? ctx.usage?.usage : outcome.response.usage;
       const cost = cascaded ? ctx.usage?.costUsd : costUsd(outcome.response.usage, outcome.meta.pricing);
+      if (ticket) this.caching.store(ticket, outcome.response, outcome.meta, cost ?? 0);
       priceAnswer(outcome, cost === undefined ? undefined : this.charged(ctx, cost));
       // Not awaited: the settle is queued on the limiter's Redis connection before anything a
       // later request sends, so the order holds without a round trip before the answer.
@@ -96,18 +103,39 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(request);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, true);
+    const ticket = this.caching.ticket(request, ctx);
+    const hit = ticket && (await this.caching.lookup(ticket, ctx));
+    if (hit) {
+      const { response, meta } = await this.fromCache(hit, request, ctx, promptTokens, true);
+      return { events: settleWhenDone(replayAsStream(response), { promptTokens, draft: ctx.usage, ctx }), meta, promptTokens };
+    }
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade' ? await this.streamCascade(plan, request, ctx) : undefined;
-      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx, options.passThrough));
+      // An answer to be stored is decoded whole: the upstream's own frames cannot be put back together.
+      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx, options.passThrough && !ticket));
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
       const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed, charged: (cost: number) => this.charged(ctx, cost) };
-      return { ...outcome, promptTokens, events: settleWhenDone(outcome.events, settle) };
+      const events = ticket ? this.caching.storeWhenDone(outcome.events, ticket, outcome.meta, (answer) => ctx.usage?.costUsd ?? costUsd(answer.usage, outcome.meta.pricing)) : outcome.events;
+      return { ...outcome, promptTokens, events: settleWhenDone(events, settle) };
     } catch (error) {
       void reservation?.settle(abandonedTokens(error, ctx, promptTokens));
       throw error;
     }
+  }
+
+  /**
+   * A response-cache hit: counted against RPM only (no tokens, no budget), recorded at cost 0 with
+   * what it saved, and answered with the stored answer under a new id.
+   */
+  private async fromCache(hit: CachedAnswer, request: CanonicalRequest, ctx: CallContext, promptTokens: number, streamed: boolean): Promise<CompletionOutcome> {
+    await this.admission.countOnly(ctx);
+    const response = this.caching.served(hit, ctx);
+    ctx.usage?.planned(request.model, streamed, 'cache hit', promptTokens);
+    ctx.usage?.cacheHit(hit.model, hit.provider, hit.response.usage, hit.costUsd);
+    const meta: ServedMeta = { model: hit.model, provider: hit.provider, protocol: hit.protocol, attempts: 0, route: 'cache hit', warnings: [], costUsd: 0 };
+    return { response, meta };
   }
 
   /** rosetta/auto's cascade (cascade-run.ts): the client gets the accepted answer, the ledger every model's cost. */

@@ -55,6 +55,8 @@ export interface CallContext {
    * counts it in the same script as the tokens and budgets). Shared with the data plane.
    */
   requestCount?: RequestCount;
+  /** The request's `Cache-Control`: `no-cache` and `no-store` steer the response cache. */
+  cacheControl?: string | string[];
   /** Sets response headers before the response starts (rate-limit token headers). */
   setHeaders?(headers: Record<string, string>): void;
   /** The request's usage-ledger row, filled in as it goes and recorded when the response closes. */

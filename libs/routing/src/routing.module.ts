@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { BudgetModule, JointAdmissionService, RateLimitModule } from '@rosetta/limits';
+import { CacheModule } from '@rosetta/cache';
+import { BudgetModule, JointAdmissionService, LimitsModule, RateLimitModule } from '@rosetta/limits';
 import { ProvidersModule } from '@rosetta/providers';
 import { RegistryModule } from '@rosetta/registry';
 import { AdmissionService } from './admission.service';
@@ -7,12 +8,13 @@ import { ChatService } from './chat.service';
 import { EmbeddingService } from './embedding.service';
 import { ExecutorService } from './executor.service';
 import { MixtureService } from './mixture.service';
+import { ResponseCachingService } from './response-caching.service';
 import { RoutingService } from './routing.service';
 import { SessionAffinityService } from './session-affinity.service';
 
 @Module({
-  imports: [ProvidersModule, RegistryModule, RateLimitModule, BudgetModule],
-  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, AdmissionService, ChatService, EmbeddingService],
+  imports: [ProvidersModule, RegistryModule, RateLimitModule, BudgetModule, LimitsModule, CacheModule],
+  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, AdmissionService, ResponseCachingService, ChatService, EmbeddingService],
   exports: [ChatService, EmbeddingService, RoutingService, MixtureService],
 })
 export class RoutingModule {}

@@ -52,6 +52,10 @@ export class UsageDraft {
   chargeCapUsd?: number;
   /** The prompt's tokens as estimated before the call: the least an abandoned request is charged. */
   promptTokens?: number;
+  /** The response cache's part: `hit` (answered from it), `miss` (looked up, or refreshed by no-cache). */
+  cache?: 'hit' | 'miss';
+  /** A hit: what the call it saved cost. */
+  savedUsd?: number;
   /** The model and prices of the attempt that went out last, for a request that never got an answer. */
   private attemptedModel?: string;
   private attemptedPricing?: TokenPricing;
@@ -91,6 +95,19 @@ export class UsageDraft {
   /** The usage the upstream reported (ignored when it reported none). */
   reported(usage: Usage | undefined): void {
     if (usage !== undefined) this.usage = usage;
+  }
+
+  /**
+   * Answered from the response cache: the stored answer's usage, no attempt, cost 0, and what the
+   * call would have cost as saved.
+   */
+  cacheHit(model: string, provider: string, usage: Usage | undefined, savedUsd: number): void {
+    this.cache = 'hit';
+    this.servedModel = model;
+    this.provider = provider;
+    this.reported(usage);
+    this.costUsd = 0;
+    this.savedUsd = savedUsd;
   }
 
   /** A cascade so far: the usage and cost of every model it activated, and how many. */
@@ -157,9 +174,14 @@ export interface UsageRow {
   errorType: string | null;
   inputTokens: number;
   outputTokens: number;
+  /** Prompt-cache reads. */
   cachedTokens: number;
+  /** Prompt-cache writes. */
+  cacheWriteTokens: number;
   reasoningTokens: number;
   costUsd: number;
+  cache: 'hit' | 'miss' | null;
+  savedUsd: number | null;
   /** What the reported usage cost beyond the most one request may settle (its budget hold's cap). */
   unchargedUsd?: number;
   latencyMs: number;
@@ -241,8 +263,11 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     inputTokens: draft.usage?.inputTokens ?? 0,
     outputTokens: draft.usage?.outputTokens ?? 0,
     cachedTokens: draft.usage?.cachedInputTokens ?? 0,
+    cacheWriteTokens: draft.usage?.cacheCreationInputTokens ?? 0,
     reasoningTokens: draft.usage?.reasoningTokens ?? 0,
     costUsd: cost.charged,
+    cache: draft.cache ?? null,
+    savedUsd: draft.savedUsd ?? null,
     latencyMs: Math.max(0, now - draft.startedAt),
     ttftMs: draft.ttftMs ?? null,
     streamed: draft.streamed,

@@ -38,9 +38,13 @@ export interface UsageReportRow {
   cached_tokens: number;
   reasoning_tokens: number;
   cost_usd: string;
+  /** Requests answered from the response cache. */
+  cache_hits: number;
+  /** What those hits would have cost. */
+  saved_usd: string;
 }
 
-export type UsageTotals = Pick<UsageReportRow, 'requests' | 'errors' | 'input_tokens' | 'output_tokens' | 'cached_tokens' | 'reasoning_tokens' | 'cost_usd'>;
+export type UsageTotals = Pick<UsageReportRow, 'requests' | 'errors' | 'input_tokens' | 'output_tokens' | 'cached_tokens' | 'reasoning_tokens' | 'cost_usd' | 'cache_hits' | 'saved_usd'>;
 
 /** The columns each dimension contributes, in order. */
 export const DIMENSION_COLUMNS: Readonly<Record<UsageDimension, readonly (keyof UsageReportRow)[]>> = {
@@ -52,7 +56,7 @@ export const DIMENSION_COLUMNS: Readonly<Record<UsageDimension, readonly (keyof 
   hour: ['hour'],
 };
 
-export const METRIC_COLUMNS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd'] as const;
+export const METRIC_COLUMNS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'cache_hits', 'saved_usd'] as const;
 
 export function reportColumns(groupBy: readonly UsageDimension[]): (keyof UsageReportRow)[] {
   return [...groupBy.flatMap((dimension) => DIMENSION_COLUMNS[dimension]), ...METRIC_COLUMNS];
@@ -60,8 +64,9 @@ export function reportColumns(groupBy: readonly UsageDimension[]): (keyof UsageR
 
 /** Sums rows exactly: costs are added as whole nano-dollars (the unit of `usdString`). */
 export function usageTotals(rows: readonly UsageReportRow[]): UsageTotals {
-  const totals = { requests: 0, errors: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0 };
+  const totals = { requests: 0, errors: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, cache_hits: 0 };
   let nanos = 0;
+  let savedNanos = 0;
   for (const row of rows) {
     totals.requests += row.requests;
     totals.errors += row.errors;
@@ -69,9 +74,11 @@ export function usageTotals(rows: readonly UsageReportRow[]): UsageTotals {
     totals.output_tokens += row.output_tokens;
     totals.cached_tokens += row.cached_tokens;
     totals.reasoning_tokens += row.reasoning_tokens;
+    totals.cache_hits += row.cache_hits;
     nanos += Math.round(Number(row.cost_usd) * 1e9);
+    savedNanos += Math.round(Number(row.saved_usd) * 1e9);
   }
-  return { ...totals, cost_usd: usdString(nanos / 1e9) };
+  return { ...totals, cost_usd: usdString(nanos / 1e9), saved_usd: usdString(savedNanos / 1e9) };
 }
 
 /**

@@ -24,7 +24,7 @@ const LEDGER_ROW = `SELECT r.*, k.name AS key_name, t.name AS team_name
 const COLUMNS = [
   'request_id', 'api_key_id', 'dialect', 'requested_model', 'served_model', 'provider', 'status', 'error_type', 'input_tokens',
   'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'streamed', 'attempts', 'route', 'created_at',
-  'client_request_id', 'team_id', 'uncharged_usd',
+  'client_request_id', 'team_id', 'uncharged_usd', 'cache', 'saved_usd', 'cache_write_tokens',
 ] as const;
 
 /** The only place that touches request_log. Inserts are one statement per batch. */
@@ -40,6 +40,7 @@ export class UsageRepository {
         row.requestId, row.apiKeyId, row.dialect, row.requestedModel, row.servedModel, row.provider, row.status, row.errorType,
         row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens, row.costUsd.toFixed(12), row.latencyMs, row.ttftMs,
         row.streamed, row.attempts, row.route, row.createdAt, row.clientRequestId, row.teamId, row.unchargedUsd?.toFixed(12) ?? null,
+        row.cache, row.savedUsd?.toFixed(12) ?? null, row.cacheWriteTokens,
       ];
       const placeholders = values.map((value) => `$${params.push(value)}`);
       return `(${placeholders.join(', ')})`;
@@ -134,12 +135,14 @@ export class UsageRepository {
                 coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
                 coalesce(sum(cached_tokens), 0)::bigint AS cached_tokens,
                 coalesce(sum(reasoning_tokens), 0)::bigint AS reasoning_tokens,
-                round(coalesce(sum(cost_usd), 0), 9) AS cost_usd
+                round(coalesce(sum(cost_usd), 0), 9) AS cost_usd,
+                count(*) FILTER (WHERE cache = 'hit')::bigint AS cache_hits,
+                round(coalesce(sum(saved_usd), 0), 9) AS saved_usd
            FROM request_log
           WHERE ${where.join(' AND ')}
           GROUP BY ${grouped.join(', ')}
        )
-       SELECT g.*${names.map((n) => `, ${n}`).join('')}, g.cost_usd::text AS cost_text FROM g ${joins} ORDER BY ${order}`,
+       SELECT g.*${names.map((n) => `, ${n}`).join('')}, g.cost_usd::text AS cost_text, g.saved_usd::text AS saved_text FROM g ${joins} ORDER BY ${order}`,
       params,
     );
     return rows.map((row) => reportRow(filter.groupBy, row));
@@ -155,6 +158,8 @@ function reportRow(groupBy: readonly UsageDimension[], row: Record<string, unkno
     cached_tokens: Number(row['cached_tokens']),
     reasoning_tokens: Number(row['reasoning_tokens']),
     cost_usd: usdString(Number(row['cost_text'])),
+    cache_hits: Number(row['cache_hits']),
+    saved_usd: usdString(Number(row['saved_text'])),
   };
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
   for (const dimension of groupBy) {
@@ -176,6 +181,7 @@ export function presentLedgerRow(row: Record<string, unknown>): Record<string, u
     ...row,
     cost_usd: usdString(Number(row['cost_usd'] ?? 0)),
     uncharged_usd: row['uncharged_usd'] === null || row['uncharged_usd'] === undefined ? null : usdString(Number(row['uncharged_usd'])),
+    saved_usd: row['saved_usd'] === null || row['saved_usd'] === undefined ? null : usdString(Number(row['saved_usd'])),
     created_at: created instanceof Date ? created.toISOString() : created,
   };
 }

@@ -53,6 +53,16 @@ function admin(summary: string, tag: string, responses: Json, extra: Json = {}):
   return { summary, tags: [tag], security: ADMIN_SECURITY, responses: { ...responses, ...ADMIN_ERRORS }, ...extra };
 }
 
+/** `cache` and `prompt_cache` on a plan or key (ARCHITECTURE §9): null on a key follows its plan. */
+const CACHE_FIELDS: Json = {
+  cache: {
+    type: ['object', 'null'],
+    description: 'The response cache; null: as the plan (a plan: off). ttl_s defaults to 3600, similarity to 0.95',
+    properties: { mode: { type: 'string', enum: ['off', 'exact', 'semantic'] }, ttl_s: { type: 'integer', minimum: 1, maximum: 2592000 }, similarity: { type: 'number', minimum: 0, maximum: 1 } },
+    required: ['mode'],
+  },
+  prompt_cache: { type: ['string', 'null'], enum: ['auto', 'off', null], description: 'auto: the gateway places prompt-cache breakpoints (Claude) and sends prompt_cache_key (OpenAI)' },
+};
 const KEY_FIELDS: Json = {
   name: { type: 'string' },
   plan: { type: 'string', description: 'free | pro | enterprise | a plan of yours' },
@@ -63,9 +73,10 @@ const KEY_FIELDS: Json = {
   budget_usd: { type: ['string', 'number', 'null'] },
   budget_period: { type: ['string', 'null'], enum: ['day', 'month', 'total', null] },
   models: { type: ['array', 'null'], items: { type: 'string' }, description: 'Allow-list; rosetta/auto chooses inside it' },
+  ...CACHE_FIELDS,
 };
 const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: KEY_FIELDS['budget_period'] };
-const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 } };
+const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 }, ...CACHE_FIELDS };
 const ID = pathParam('id', 'The object id');
 const INCLUDE_SPEND = queryParam('include', '`spend`: add spend_usd, spend_period, remaining_usd, resets_at (the budget period, else this UTC month)', { type: 'string', enum: ['spend'] });
 
@@ -120,7 +131,7 @@ function paths(): Record<string, Record<string, Operation>> {
     '/admin/plans/{name}': {
       get: admin('One plan', 'Admin: plans', { '200': json(ref('Plan')) }, { parameters: [pathParam('name', 'Plan name')] }),
       put: admin('Create (201) or replace (200) a plan whole; both limits required, null = unlimited', 'Admin: plans', { '200': json(ref('Plan')), '201': json(ref('Plan'), 'Created') }, { parameters: [pathParam('name', 'Plan name')], requestBody: body({ type: 'object', required: ['rpm', 'tpm'], properties: PLAN_FIELDS, additionalProperties: false }) }),
-      patch: admin('Change only the limits given', 'Admin: plans', { '200': json(ref('Plan')) }, { parameters: [pathParam('name', 'Plan name')], requestBody: body({ type: 'object', properties: PLAN_FIELDS, additionalProperties: false }) }),
+      patch: admin('Change only the limits and caching given', 'Admin: plans', { '200': json(ref('Plan')) }, { parameters: [pathParam('name', 'Plan name')], requestBody: body({ type: 'object', properties: PLAN_FIELDS, additionalProperties: false }) }),
       delete: admin('Delete a plan (409 while keys use it)', 'Admin: plans', { '200': json({ type: 'object' }), '409': json(ref('OpenAIError'), 'Keys are on this plan') }, { parameters: [pathParam('name', 'Plan name')] }),
     },
     '/admin/providers': { get: admin("Providers, whether each is configured, and their endpoints (never their keys) with each endpoint's live health: status, uptime, TTFT / latency / throughput percentiles, circuit", 'Admin: registry', { '200': json({ type: 'array', items: { type: 'object' } }) }) },
@@ -209,7 +220,7 @@ const SCHEMAS: Json = {
       models: { type: ['array', 'null'], items: { type: 'string' } },
     },
   },
-  Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] } } },
+  Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] }, ...CACHE_FIELDS } },
   ...RESPONSES_SCHEMAS,
   ...EMBEDDING_SCHEMAS,
   ...MODEL_RECORD_SCHEMAS,

@@ -34,6 +34,7 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     usage,
     trace: req.trace,
     requestCount: req.requestCount,
+    cacheControl: req.headers['cache-control'],
     setHeaders: (headers) => {
       if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },

@@ -23,6 +23,8 @@ export function keyRecord(fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     rpm: null,
     tpm: null,
     routeKnob: null,
+    cache: null,
+    promptCache: null,
     teamId: null,
     budget: null,
     models: null,

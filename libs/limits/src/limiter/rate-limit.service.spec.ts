@@ -10,10 +10,10 @@ import { connect, removeKeys, uniquePrefix } from './__fixtures__/redis';
 import { keyRecord, refusal } from '../__fixtures__/admission';
 
 const PLANS: PlanRecord[] = [
-  { name: 'free', rpm: 100, tpm: 10_000 },
-  { name: 'pro', rpm: 1_000, tpm: 100_000 },
-  { name: 'enterprise', rpm: null, tpm: null },
-  { name: 'tiny', rpm: 3, tpm: 1_000 },
+  { name: 'free', rpm: 100, tpm: 10_000, cache: null, promptCache: null },
+  { name: 'pro', rpm: 1_000, tpm: 100_000, cache: null, promptCache: null },
+  { name: 'enterprise', rpm: null, tpm: null, cache: null, promptCache: null },
+  { name: 'tiny', rpm: 3, tpm: 1_000, cache: null, promptCache: null },
 ];
 
 function plans(): PlanCacheService {
