@@ -102,6 +102,13 @@ describe('the breakpoint prompt cache (Anthropic, Bedrock)', () => {
     expect(run(segments)).toEqual({ read: 0, write: { fiveMinute: 0, oneHour: 2000 } });
   });
 
+  it('reading a 5-minute entry at a 1-hour breakpoint extends it to the hour', () => {
+    run([block('system', 2000, '5m')]);
+    expect(run([block('system', 2000, '1h')])).toEqual({ read: 2000, write: { fiveMinute: 0, oneHour: 0 } });
+    minutes(50);
+    expect(run([block('system', 2000, '5m')]).read).toBe(2000);
+  });
+
   it('keeps each credential and model apart', () => {
     const segments = [block('system', 2000, '5m')];
     run(segments, { partition: 'key-a|model' });

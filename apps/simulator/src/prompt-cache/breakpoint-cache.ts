@@ -55,6 +55,18 @@ function longestCachedPrefix(input: BreakpointCacheInput, prefixes: readonly Pre
 }
 
 /**
+ * A read renews every cached entry along the prefix it read; a breakpoint there asking for a
+ * longer TTL than its entry has extends the entry to it.
+ */
+function renewRead(input: BreakpointCacheInput, prefixes: readonly Prefix[], readIndex: number): void {
+  for (let i = 0; i <= readIndex; i += 1) {
+    const prefix = prefixes[i]!;
+    const ttl = input.segments[i]!.breakpoint;
+    if (input.store.read(input.partition, prefix.hash) !== undefined && ttl) input.store.write(input.partition, prefix.hash, prefix.tokens, TTL_MS[ttl]);
+  }
+}
+
+/**
  * Anthropic's prompt cache for one request: it reads the longest cached prefix (renewing the
  * entries along it) and writes every later breakpoint's prefix that is long enough. The write
  * is the tokens between the read prefix and the last breakpoint written, each stretch counted
@@ -66,7 +78,7 @@ export function applyBreakpointCache(input: BreakpointCacheInput): PromptCacheOu
   if (breakpoints.length === 0) return NO_CACHE_ACTIVITY;
   const prefixes = prefixesOf(input.segments);
   const readIndex = longestCachedPrefix(input, prefixes, breakpoints);
-  for (let i = 0; i <= readIndex; i += 1) input.store.read(input.partition, prefixes[i]!.hash);
+  renewRead(input, prefixes, readIndex);
   const read = readIndex >= 0 ? prefixes[readIndex]!.tokens : 0;
   const write: CacheWrite = { fiveMinute: 0, oneHour: 0 };
   let covered = read;
