@@ -114,7 +114,7 @@ async function dispatch(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
     signal: controller.signal,
     settings: deps.settings,
     cacheScope: credentialScope(headers),
-    // The scope is read when the plan is made: a cloud surface may have replaced it by then.
+    // `this`, not the literal: a cloud surface plans on its rewritten copy (rewriteExchange), whose scope may differ.
     plan(request, cache) {
       const scope = this.cacheScope;
       return planReply(request, deps.scripts, cache && (() => resolvePromptCache(deps.promptCaches, scope, request, cache)));

@@ -9,7 +9,7 @@ interface Entry {
 }
 
 /** Enough for long agent sessions and benchmark runs; the least recently used go first beyond it. */
-export const DEFAULT_MAX_CACHE_ENTRIES = 100_000;
+export const DEFAULT_MAX_CACHE_ENTRIES = 50_000;
 
 /**
  * The simulated providers' prompt caches: prefix hashes per partition (credential, model and,
