@@ -45,7 +45,8 @@ const WEATHER_TOOL = {
   input_schema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'] },
 };
 
-const USAGE_ZEROES = { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' };
+const NO_CACHE_WRITE = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 };
+const USAGE_ZEROES = { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: NO_CACHE_WRITE, service_tier: 'standard' };
 
 describe('Anthropic Messages (non-streaming)', () => {
   let sim: RunningSimulator;
@@ -184,7 +185,7 @@ describe('Anthropic Messages (non-streaming)', () => {
     sim.script({ match: 'marker-refuse-b2', reply: { text: 'No.', finish: 'content_filter', usage: { input: 100, output: 1, cached: 40 } } });
     const body = await json(await messages(sim, { model: 'm', max_tokens: 10, messages: [user('marker-refuse-b2')] }));
     expect(body['stop_reason']).toBe('refusal');
-    expect(body['usage']).toEqual({ input_tokens: 60, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 40, service_tier: 'standard' });
+    expect(body['usage']).toEqual({ input_tokens: 60, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 40, cache_creation: NO_CACHE_WRITE, service_tier: 'standard' });
   });
 
   it('keeps only the first tool use when disable_parallel_tool_use is set', async () => {
@@ -313,7 +314,7 @@ describe('Anthropic Messages (streaming)', () => {
             content: [],
             stop_reason: null,
             stop_sequence: null,
-            usage: { input_tokens: 2, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+            usage: { input_tokens: 2, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: NO_CACHE_WRITE },
           },
         },
       },

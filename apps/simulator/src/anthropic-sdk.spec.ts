@@ -32,6 +32,7 @@ describe('the official Anthropic SDK against the simulator', () => {
       output_tokens: 6,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
       service_tier: 'standard',
     });
     const recorded = sim.requests().at(-1);

@@ -44,6 +44,15 @@ describe('Claude through Bedrock invoke', () => {
     expect(sim.requests().map((r) => [r.protocol, r.path, r.body])).toEqual([['bedrock-anthropic', INVOKE, claude('marker-counts')]]);
   });
 
+  it('reports the prompt cache in the usage, the token-count headers and the stream\'s invocation metrics', async () => {
+    const cached = claude('Cache me', { system: [{ type: 'text', text: 'Stay on task. '.repeat(300), cache_control: { type: 'ephemeral' } }] });
+    const first = await invoke(INVOKE, cached);
+    expect(['input', 'cache-read-input', 'cache-write-input'].map((name) => first.headers.get(`x-amzn-bedrock-${name}-token-count`))).toEqual(['2', '0', '1050']);
+    expect(((await first.json()) as { usage: unknown }).usage).toMatchObject({ input_tokens: 2, cache_creation_input_tokens: 1050, cache_read_input_tokens: 0 });
+    const streamed = anthropicEvents((await readAll(await invoke(STREAM, cached))).data);
+    expect(streamed.at(-1)).toEqual({ type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 2, outputTokenCount: expect.any(Number), cacheReadInputTokenCount: 1050, cacheWriteInputTokenCount: 0, invocationLatency: 42, firstByteLatency: 21 } });
+  });
+
   it.each<[string, string, unknown, string]>([
     ['no anthropic_version', INVOKE, { max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }, 'Malformed input request: #/anthropic_version: required key [anthropic_version] not found, please reformat your input and try again.'],
     ['Vertex’s anthropic_version', INVOKE, claude('x', { anthropic_version: 'vertex-2023-10-16' }), 'Malformed input request: #/anthropic_version: "vertex-2023-10-16" is not a valid enum value, please reformat your input and try again.'],

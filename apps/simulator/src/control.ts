@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { parseJson, sendJson } from './http-io';
 import { parseScript, SimReplyError } from './parse-sim-reply';
+import type { PromptCacheStore } from './prompt-cache/prompt-cache-store';
 import type { RequestRecorder } from './request-recorder';
 import type { ScriptBook } from './script-book';
 
@@ -9,6 +10,7 @@ export const CONTROL_PREFIX = '/_sim/';
 export interface ControlDeps {
   scripts: ScriptBook;
   recorder: RequestRecorder;
+  promptCaches: PromptCacheStore;
 }
 
 function controlError(res: ServerResponse, status: number, message: string): void {
@@ -29,7 +31,8 @@ function addScript(deps: ControlDeps, rawBody: string, res: ServerResponse): voi
 }
 
 /**
- * The test-facing API under /_sim/: health, the request recorder and reply scripts.
+ * The test-facing API under /_sim/: health, the request recorder, reply scripts and the prompt
+ * caches (cleared with everything else by reset, so tests do not read each other's entries).
  * Control calls are never recorded themselves.
  */
 export function handleControl(deps: ControlDeps, method: string, url: URL, rawBody: string, res: ServerResponse): void {
@@ -49,9 +52,15 @@ export function handleControl(deps: ControlDeps, method: string, url: URL, rawBo
     case 'DELETE /_sim/scripts':
       deps.scripts.clear();
       return sendJson(res, 200, { ok: true });
+    case 'GET /_sim/prompt-cache':
+      return sendJson(res, 200, { entries: deps.promptCaches.size() });
+    case 'DELETE /_sim/prompt-cache':
+      deps.promptCaches.clear();
+      return sendJson(res, 200, { ok: true });
     case 'POST /_sim/reset':
       deps.recorder.clear();
       deps.scripts.clear();
+      deps.promptCaches.clear();
       return sendJson(res, 200, { ok: true });
     default:
       return controlError(res, 404, `no control route ${method} ${url.pathname}`);

@@ -20,6 +20,8 @@ export type {
 } from './reply-plan';
 export { defaultThinkingText, planReply } from './reply-plan';
 export { countInputTokens, tokenize } from './reply-limits';
+export type { CacheRetention, CacheSegment, CacheTtl, CacheWrite, PromptCacheOutcome, PromptCacheQuery } from './prompt-cache/prompt-cache-types';
+export type { Clock } from './prompt-cache/prompt-cache-store';
 export { SIGNATURE_SECRET, thinkingSignature, verifyThinkingSignature, type SignedProtocol } from './signatures';
 export { parseScript, parseSimReply, SimReplyError } from './parse-sim-reply';
 export { synthesiseArguments } from './synthesise-arguments';

@@ -1,3 +1,4 @@
+import type { PromptCacheOutcome } from './prompt-cache/prompt-cache-types';
 import type {
   NeutralMessage,
   NeutralRequest,
@@ -35,8 +36,8 @@ interface Output {
   stopSequence?: string;
 }
 
-/** Applies parallel-call, stop-sequence and max-token limits, then computes usage. */
-export function applyLimits(request: NeutralRequest, reply: SimReply, source: ReplySource): ReplyPlan {
+/** Applies parallel-call, stop-sequence and max-token limits, then computes usage (with the cache's share, if any). */
+export function applyLimits(request: NeutralRequest, reply: SimReply, source: ReplySource, cache?: PromptCacheOutcome): ReplyPlan {
   let toolCalls = reply.toolCalls ?? [];
   if (request.parallelToolCalls === false) toolCalls = toolCalls.slice(0, 1);
   let output: Output = {
@@ -48,10 +49,12 @@ export function applyLimits(request: NeutralRequest, reply: SimReply, source: Re
   };
   output = cutAtStopSequence(output, request.stopSequences ?? []);
   if (request.maxTokens !== undefined) output = capToMaxTokens(output, request.maxTokens);
+  const reported = reportedCache(reply.usage, cache);
   return withoutUndefined({
     source,
     ...output,
-    usage: computeUsage(request.messages, output, reply.usage),
+    usage: computeUsage(request.messages, output, reply.usage, reported?.read ?? 0),
+    cacheWrite: reported && reported.write.fiveMinute + reported.write.oneHour > 0 ? reported.write : undefined,
     error: reply.error,
     streamErrorAfterChunks: reply.streamErrorAfterChunks,
     dropConnectionAfterChunks: reply.dropConnectionAfterChunks,
@@ -119,10 +122,20 @@ export function countInputTokens(messages: readonly NeutralMessage[]): number {
   return Math.max(1, Math.ceil(chars / 4));
 }
 
+/**
+ * The cache's numbers are in the simulator's own token estimate, so they are reported only when
+ * the script leaves the prompt's count alone: a scripted `input` or `cached` wins outright.
+ */
+function reportedCache(scripted: SimUsage | undefined, cache: PromptCacheOutcome | undefined): PromptCacheOutcome | undefined {
+  if (!cache || scripted?.input !== undefined || scripted?.cached !== undefined) return undefined;
+  return cache;
+}
+
 function computeUsage(
   messages: readonly NeutralMessage[],
   output: Output,
   scripted: SimUsage | undefined,
+  cached: number,
 ): Required<SimUsage> {
   const reasoning = output.thinking ? tokenize(output.thinking.text).length : 0;
   let toolTokens = 0;
@@ -130,7 +143,7 @@ function computeUsage(
   const computed: Required<SimUsage> = {
     input: countInputTokens(messages),
     output: tokenize(output.text).length + toolTokens + reasoning,
-    cached: 0,
+    cached,
     reasoning,
   };
   return { ...computed, ...withoutUndefined(scripted ?? {}) };

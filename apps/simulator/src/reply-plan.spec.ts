@@ -200,3 +200,39 @@ describe('model-scoped scripts', () => {
     expect(book.take('the q', 'other')).toBeUndefined();
   });
 });
+
+describe('planReply with a prompt cache', () => {
+  const outcome = { read: 1024, write: { fiveMinute: 300, oneHour: 100 } };
+  const long = request({ messages: [{ role: 'user', text: 'x'.repeat(6000) }] });
+
+  it('reports what the cache read and wrote as part of the input', () => {
+    const plan = planReply(long, NO_SCRIPTS, () => outcome);
+    expect([plan.usage.input, plan.usage.cached, plan.cacheWrite]).toEqual([1500, 1024, { fiveMinute: 300, oneHour: 100 }]);
+    const untouched = planReply(long, NO_SCRIPTS, () => ({ read: 0, write: { fiveMinute: 0, oneHour: 0 } }));
+    expect([untouched.usage.cached, 'cacheWrite' in untouched]).toEqual([0, false]);
+  });
+
+  it('a scripted cached or input wins over the cache, which still sees the request', () => {
+    let lookups = 0;
+    const cache = () => {
+      lookups += 1;
+      return outcome;
+    };
+    const cachedScripted = planReply(long, scripted({ text: 'a', usage: { cached: 40 } }), cache);
+    expect([cachedScripted.usage.input, cachedScripted.usage.cached, cachedScripted.cacheWrite]).toEqual([1500, 40, undefined]);
+    const inputScripted = planReply(long, scripted({ text: 'a', usage: { input: 100 } }), cache);
+    expect([inputScripted.usage.input, inputScripted.usage.cached, inputScripted.cacheWrite]).toEqual([100, 0, undefined]);
+    const outputScripted = planReply(long, scripted({ text: 'a', usage: { output: 9 } }), cache);
+    expect([outputScripted.usage.output, outputScripted.usage.cached]).toEqual([9, 1024]);
+    expect(lookups).toBe(3);
+  });
+
+  it('an error reply never reaches the cache', () => {
+    let lookups = 0;
+    const plan = planReply(long, scripted({ error: { status: 529, message: 'Overloaded' } }), () => {
+      lookups += 1;
+      return outcome;
+    });
+    expect([plan.error?.status, plan.usage.cached, lookups]).toEqual([529, 0, 0]);
+  });
+});

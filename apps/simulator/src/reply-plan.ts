@@ -1,4 +1,5 @@
 import { parseSimReply, SimReplyError } from './parse-sim-reply';
+import type { CacheWrite, PromptCacheOutcome } from './prompt-cache/prompt-cache-types';
 import { applyLimits } from './reply-limits';
 import { synthesiseArguments } from './synthesise-arguments';
 
@@ -129,6 +130,11 @@ export interface ReplyPlan {
   finish: SimFinish;
   stopSequence?: string;
   usage: Required<SimUsage>;
+  /**
+   * Tokens the request wrote to the simulated prompt cache (Anthropic, Bedrock), part of
+   * `usage.input` beside `usage.cached`; absent when nothing was written.
+   */
+  cacheWrite?: CacheWrite;
   error?: SimError;
   streamErrorAfterChunks?: number;
   dropConnectionAfterChunks?: number;
@@ -146,14 +152,28 @@ const DIRECTIVE = /<sim>([\s\S]*?)<\/sim>/;
 const DEFAULT_WORDS = 24;
 const DEFAULT_THINKING_WORDS = 8;
 
-/** Decides the reply: script, then inline directive, then defaults; limits apply to all. */
-export function planReply(request: NeutralRequest, scripts: ScriptSource): ReplyPlan {
+/** Runs the request against the simulated prompt cache; called once per request that gets a reply. */
+export type PromptCacheLookup = () => PromptCacheOutcome;
+
+/**
+ * Decides the reply: script, then inline directive, then defaults; limits apply to all. A reply
+ * (not an error) goes through the prompt cache when the protocol gave one, so the cache holds
+ * what the provider would have processed even when a script sets the usage it reports.
+ */
+export function planReply(request: NeutralRequest, scripts: ScriptSource, cache?: PromptCacheLookup): ReplyPlan {
   const turn = latestClientTurnText(request.messages);
+  const decided = decideReply(request, turn, scripts);
+  const reply = withDefaultThinking(request, decided.reply);
+  const outcome = cache && !reply.error ? cache() : undefined;
+  return applyLimits(request, reply, decided.source, outcome);
+}
+
+function decideReply(request: NeutralRequest, turn: string, scripts: ScriptSource): { reply: SimReply; source: ReplySource } {
   const scripted = scripts.take(turn, request.model);
-  if (scripted) return applyLimits(request, withDefaultThinking(request, scripted), 'script');
+  if (scripted) return { reply: scripted, source: 'script' };
   const directive = DIRECTIVE.exec(turn);
-  if (directive) return applyLimits(request, withDefaultThinking(request, readDirective(directive[1] ?? '')), 'directive');
-  return applyLimits(request, withDefaultThinking(request, defaultReply(request)), 'default');
+  if (directive) return { reply: readDirective(directive[1] ?? ''), source: 'directive' };
+  return { reply: defaultReply(request), source: 'default' };
 }
 
 /**

@@ -8,6 +8,9 @@ import { vertexGeminiProtocol } from './clouds/vertex-gemini';
 import { CONTROL_PREFIX, handleControl } from './control';
 import { BodyTooLargeError, flattenHeaders, parseJson, randomId, readBody, sendJson } from './http-io';
 import { parseScript } from './parse-sim-reply';
+import { credentialScope } from './prompt-cache/credential-scope';
+import { type Clock, PromptCacheStore } from './prompt-cache/prompt-cache-store';
+import { resolvePromptCache } from './prompt-cache/resolve-prompt-cache';
 import { anthropicProtocol } from './protocols/anthropic';
 import { geminiProtocol } from './protocols/gemini';
 import { geminiEmbeddingsProtocol } from './protocols/gemini-embeddings';
@@ -34,6 +37,8 @@ export interface SimulatorOptions {
   maxRecordedRequests?: number;
   /** OpenAI-protocol calls need no API key, as on a local model server (Ollama, vLLM); default false. */
   keyless?: boolean;
+  /** The prompt caches' clock (ms since the epoch); tests pass their own to expire entries without waiting. */
+  clock?: Clock;
 }
 
 export interface RunningSimulator {
@@ -43,8 +48,10 @@ export interface RunningSimulator {
   close(): Promise<void>;
   /** Recorded protocol requests in arrival order. */
   requests(): RecordedRequest[];
-  /** Forgets recorded requests and scripts. */
+  /** Forgets recorded requests, scripts and the prompt caches. */
   reset(): void;
+  /** Forgets the prompt caches only. */
+  clearPromptCaches(): void;
   /** Registers a script; newer scripts win over older ones. */
   script(s: Script): void;
 }
@@ -56,6 +63,7 @@ interface ServerDeps {
   settings: SimSettings;
   scripts: ScriptBook;
   recorder: RequestRecorder;
+  promptCaches: PromptCacheStore;
 }
 
 function nonNegative(value: number | undefined, name: string, fallback: number): number {
@@ -105,7 +113,12 @@ async function dispatch(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
     body: rawBody === '' ? { ok: false, error: 'empty body' } : parseJson(rawBody),
     signal: controller.signal,
     settings: deps.settings,
-    plan: (request) => planReply(request, deps.scripts),
+    cacheScope: credentialScope(headers),
+    // `this`, not the literal: a cloud surface plans on its rewritten copy (rewriteExchange), whose scope may differ.
+    plan(request, cache) {
+      const scope = this.cacheScope;
+      return planReply(request, deps.scripts, cache && (() => resolvePromptCache(deps.promptCaches, scope, request, cache)));
+    },
   };
   await protocol.handle(exchange);
 }
@@ -147,6 +160,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     settings: resolveSettings(options),
     scripts: new ScriptBook(),
     recorder: new RequestRecorder(nonNegative(options.maxRecordedRequests, 'maxRecordedRequests', DEFAULT_MAX_RECORDED)),
+    promptCaches: new PromptCacheStore(options.clock),
   };
   const server = createServer(onRequest(deps));
   server.keepAliveTimeout = 65_000;
@@ -162,7 +176,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     reset: () => {
       deps.recorder.clear();
       deps.scripts.clear();
+      deps.promptCaches.clear();
     },
+    clearPromptCaches: () => deps.promptCaches.clear(),
     script: (s) => deps.scripts.add(parseScript(s)),
   };
 }

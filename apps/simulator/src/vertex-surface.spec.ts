@@ -54,6 +54,14 @@ describe('the Vertex AI surface', () => {
     expect([reply.status, reply.body['model'], reply.body['content']]).toEqual([200, 'claude-sim', [{ type: 'text', text: 'Simulated reply from claude-sim: Hi', citations: null }]]);
   });
 
+  it('keeps Claude\'s prompt cache per project: a renewed token reads it, another project does not', async () => {
+    const body = { anthropic_version: 'vertex-2023-10-16', max_tokens: 20, system: [{ type: 'text', text: 'Stay on task. '.repeat(300), cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'Hi' }] };
+    const usage = async (path: string) => (await post(`${path}:rawPredict`, body, valid())).body['usage'];
+    expect(await usage(CLAUDE)).toMatchObject({ cache_creation_input_tokens: 1050, cache_read_input_tokens: 0 });
+    expect(await usage(CLAUDE)).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 1050 });
+    expect(await usage(CLAUDE.replace('/p1/', '/p2/'))).toMatchObject({ cache_creation_input_tokens: 1050, cache_read_input_tokens: 0 });
+  });
+
   it('counts Claude tokens through count-tokens:rawPredict', async () => {
     const path = '/v1/projects/p1/locations/us-east5/publishers/anthropic/models/count-tokens:rawPredict';
     const reply = await post(path, { anthropic_version: 'vertex-2023-10-16', model: 'claude-sim', messages: [{ role: 'user', content: 'Hi there' }] }, valid());

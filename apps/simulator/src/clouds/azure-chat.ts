@@ -45,7 +45,7 @@ export async function handleAzureChat(exchange: SimExchange): Promise<void> {
     if (await pause(settings.latencyMs, signal)) sendJson(res, request.status, request.body);
     return;
   }
-  const plan = exchange.plan(request.neutral);
+  const plan = exchange.plan(request.neutral, request.cache);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {

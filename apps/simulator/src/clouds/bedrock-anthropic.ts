@@ -3,6 +3,7 @@ import { isRecord, pause } from '../http-io';
 import { firstStep } from '../protocols/anthropic';
 import { anthropicStreamEvents, identifyToolUses, newAnthropicContext, renderMessage, type AnthropicStreamEvent } from '../protocols/anthropic-response';
 import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
+import { withoutUndefined } from '../reply-limits';
 import type { ReplyPlan } from '../reply-plan';
 import type { StreamFrame } from '../sse-stream';
 import { eventFrame } from './aws-event-stream-frames';
@@ -66,7 +67,7 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
     if (await pause(settings.latencyMs, signal)) sendBedrockError(res, requestId, fromAnthropic(step.status, step.body));
     return;
   }
-  const plan = exchange.plan(step.request.neutral);
+  const plan = exchange.plan(step.request.neutral, step.cache);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   const error = upfrontError(plan, step.request.neutral.stream);
@@ -79,15 +80,33 @@ async function handleInvoke(exchange: SimExchange): Promise<void> {
     return;
   }
   if (plan.streamErrorAfterChunks !== undefined) return sendBedrockError(res, requestId, { status: 500, type: 'InternalServerException', message: 'The simulator was scripted to fail this response.' });
-  res.setHeader('x-amzn-bedrock-input-token-count', String(plan.usage.input));
-  res.setHeader('x-amzn-bedrock-output-token-count', String(plan.usage.output));
+  const counts = invocationCounts(plan);
+  res.setHeader('x-amzn-bedrock-input-token-count', String(counts.inputTokenCount));
+  res.setHeader('x-amzn-bedrock-output-token-count', String(counts.outputTokenCount));
+  if (counts.cacheReadInputTokenCount !== undefined) res.setHeader('x-amzn-bedrock-cache-read-input-token-count', String(counts.cacheReadInputTokenCount));
+  if (counts.cacheWriteInputTokenCount !== undefined) res.setHeader('x-amzn-bedrock-cache-write-input-token-count', String(counts.cacheWriteInputTokenCount));
   return sendJsonWithFault(res, signal, plan.fault, 200, renderMessage(plan, ctx, calls));
+}
+
+/**
+ * Bedrock's token counts for an invocation: the input as Claude's `input_tokens` counts it
+ * (without cache reads and writes), with the cache counts beside it when the cache was used.
+ */
+function invocationCounts(plan: ReplyPlan): Record<string, number | undefined> {
+  const written = (plan.cacheWrite?.fiveMinute ?? 0) + (plan.cacheWrite?.oneHour ?? 0);
+  const cacheUsed = plan.usage.cached > 0 || written > 0;
+  return {
+    inputTokenCount: Math.max(0, plan.usage.input - plan.usage.cached - written),
+    outputTokenCount: plan.usage.output,
+    cacheReadInputTokenCount: cacheUsed ? plan.usage.cached : undefined,
+    cacheWriteInputTokenCount: cacheUsed ? written : undefined,
+  };
 }
 
 /** Each Anthropic event becomes a `chunk` frame carrying its JSON as base64 `bytes`; message_stop gains Bedrock's invocation metrics. */
 function chunkFrames(events: readonly AnthropicStreamEvent[], plan: ReplyPlan): StreamFrame[] {
   return events.map(({ data, tokens, phase }) => {
-    const metrics = { inputTokenCount: plan.usage.input, outputTokenCount: plan.usage.output, invocationLatency: 42, firstByteLatency: 21 };
+    const metrics = withoutUndefined({ ...invocationCounts(plan), invocationLatency: 42, firstByteLatency: 21 });
     const event = data['type'] === 'message_stop' ? { ...data, 'amazon-bedrock-invocationMetrics': metrics } : data;
     return { data: eventFrame('chunk', { bytes: Buffer.from(JSON.stringify(event)).toString('base64') }), tokens, phase };
   });

@@ -1,5 +1,5 @@
 import { randomId } from '../http-io';
-import type { ReplyPlan, SimFinish, SimToolCall, SimUsage } from '../reply-plan';
+import type { ReplyPlan, SimFinish, SimToolCall } from '../reply-plan';
 import { thinkingSignature } from '../signatures';
 import type { StreamFrame } from '../sse-stream';
 import { groupTokenCount, groupTokens, splitArguments } from '../stream-pieces';
@@ -24,10 +24,29 @@ function signatureOf(plan: ReplyPlan): string {
   return plan.thinking?.signature ?? thinkingSignature('bedrock-converse', plan.thinking?.text ?? '');
 }
 
-/** The neutral input includes cached tokens; Bedrock's `inputTokens` leaves them out, and `totalTokens` adds all. */
-export function renderConverseUsage(usage: Required<SimUsage>): Record<string, number> {
-  const input = Math.max(0, usage.input - usage.cached);
-  return { inputTokens: input, outputTokens: usage.output, totalTokens: input + usage.output + usage.cached, cacheReadInputTokens: usage.cached, cacheWriteInputTokens: 0 };
+/**
+ * Bedrock's usage: `inputTokens` leaves out what was read from or written to the cache,
+ * `totalTokens` adds everything, and `cacheDetails` (1 h before 5 m) breaks down the writes when
+ * there were any.
+ */
+export function renderConverseUsage(plan: Pick<ReplyPlan, 'usage' | 'cacheWrite'>): Record<string, unknown> {
+  const { usage } = plan;
+  const fiveMinute = plan.cacheWrite?.fiveMinute ?? 0;
+  const oneHour = plan.cacheWrite?.oneHour ?? 0;
+  const input = Math.max(0, usage.input - usage.cached - fiveMinute - oneHour);
+  const rendered: Record<string, unknown> = {
+    inputTokens: input,
+    outputTokens: usage.output,
+    totalTokens: input + usage.output + usage.cached + fiveMinute + oneHour,
+    cacheReadInputTokens: usage.cached,
+    cacheWriteInputTokens: fiveMinute + oneHour,
+  };
+  const details = [
+    ...(oneHour > 0 ? [{ ttl: '1h', inputTokens: oneHour }] : []),
+    ...(fiveMinute > 0 ? [{ ttl: '5m', inputTokens: fiveMinute }] : []),
+  ];
+  if (details.length > 0) rendered['cacheDetails'] = details;
+  return rendered;
 }
 
 export function renderConverseResponse(plan: ReplyPlan, calls: IdentifiedCall[], latencyMs: number): Record<string, unknown> {
@@ -38,7 +57,7 @@ export function renderConverseResponse(plan: ReplyPlan, calls: IdentifiedCall[],
   return {
     output: { message: { role: 'assistant', content } },
     stopReason: STOP_REASONS[plan.finish],
-    usage: renderConverseUsage(plan.usage),
+    usage: renderConverseUsage(plan),
     metrics: { latencyMs },
   };
 }
@@ -70,6 +89,6 @@ export function renderConverseStream(plan: ReplyPlan, calls: IdentifiedCall[], c
     index += 1;
   }
   frames.push({ data: eventFrame('messageStop', { stopReason: STOP_REASONS[plan.finish] }), tokens: 0, phase: 'close' });
-  frames.push({ data: eventFrame('metadata', { usage: renderConverseUsage(plan.usage), metrics: { latencyMs } }), tokens: 0, phase: 'close' });
+  frames.push({ data: eventFrame('metadata', { usage: renderConverseUsage(plan), metrics: { latencyMs } }), tokens: 0, phase: 'close' });
   return frames;
 }

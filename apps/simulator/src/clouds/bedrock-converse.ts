@@ -2,6 +2,7 @@ import { faultBeforeHeaders, sendJsonWithFault } from '../fault-injection';
 import { pause } from '../http-io';
 import type { ProtocolModule, SimExchange } from '../protocols/protocol-module';
 import type { ReplyPlan } from '../reply-plan';
+import { readConverseCachePoints } from './bedrock-converse-cache-points';
 import { convertConverseRequest, ConverseRequestError } from './bedrock-converse-request';
 import { identifyConverseToolUses, renderConverseResponse, renderConverseStream } from './bedrock-converse-response';
 import { plannedBedrockError, sendBedrockError, upfrontError, type BedrockError } from './bedrock-errors';
@@ -33,7 +34,12 @@ async function handleConverse(exchange: SimExchange): Promise<void> {
     if (await pause(settings.latencyMs, signal)) refuse(exchange, { status: 400, type: 'ValidationException', message: error.message });
     return;
   }
-  const plan = exchange.plan(request);
+  const points = readConverseCachePoints(exchange.body.value);
+  if (!points.ok) {
+    if (await pause(settings.latencyMs, signal)) refuse(exchange, { status: 400, type: 'ValidationException', message: points.message });
+    return;
+  }
+  const plan = exchange.plan(request, { kind: 'breakpoints', segments: points.segments });
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   const error = upfrontError(plan, request.stream);

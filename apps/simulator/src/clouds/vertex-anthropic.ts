@@ -48,7 +48,9 @@ async function handleVertexAnthropic(exchange: SimExchange): Promise<void> {
   }
   // The checked bearer token stands in for the API key; Vertex needs no anthropic-version header.
   const headers = { 'x-api-key': 'vertex-oauth2', 'anthropic-version': exchange.headers['anthropic-version'] ?? '2023-06-01' };
-  return anthropicProtocol.handle(rewriteExchange(exchange, { path: rewrite.path, headers, body: rewrite.body }));
+  // Vertex keeps prompt caches per project, not per access token (which is renewed hourly).
+  const cacheScope = `vertex-project:${route.project}`;
+  return anthropicProtocol.handle(rewriteExchange(exchange, { path: rewrite.path, headers, body: rewrite.body, cacheScope }));
 }
 
 export const vertexAnthropicProtocol: ProtocolModule = {

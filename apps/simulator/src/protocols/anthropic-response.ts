@@ -1,5 +1,5 @@
 import { randomId } from '../http-io';
-import type { ReplyPlan, SimError, SimFinish, SimToolCall, SimUsage } from '../reply-plan';
+import type { ReplyPlan, SimError, SimFinish, SimToolCall } from '../reply-plan';
 import { thinkingSignature } from '../signatures';
 import type { StreamFrame } from '../sse-stream';
 import { groupTokenCount, groupTokens, splitArguments } from '../stream-pieces';
@@ -37,19 +37,23 @@ function stopSequence(plan: ReplyPlan): string | null {
   return plan.finish === 'stop_sequence' ? (plan.stopSequence ?? null) : null;
 }
 
-/** The neutral input includes cached tokens (as OpenAI's prompt_tokens); Anthropic's excludes them. */
-function uncachedInput(usage: Required<SimUsage>): number {
-  return Math.max(0, usage.input - usage.cached);
+/**
+ * The prompt's share of Anthropic's usage: the neutral input counts every prompt token, Anthropic's
+ * `input_tokens` only those neither read from nor written to the cache, so the three add up to it.
+ */
+function promptUsage(plan: Pick<ReplyPlan, 'usage' | 'cacheWrite'>): Record<string, unknown> {
+  const fiveMinute = plan.cacheWrite?.fiveMinute ?? 0;
+  const oneHour = plan.cacheWrite?.oneHour ?? 0;
+  return {
+    input_tokens: Math.max(0, plan.usage.input - plan.usage.cached - fiveMinute - oneHour),
+    cache_creation_input_tokens: fiveMinute + oneHour,
+    cache_read_input_tokens: plan.usage.cached,
+    cache_creation: { ephemeral_5m_input_tokens: fiveMinute, ephemeral_1h_input_tokens: oneHour },
+  };
 }
 
-export function renderAnthropicUsage(usage: Required<SimUsage>): Record<string, unknown> {
-  return {
-    input_tokens: uncachedInput(usage),
-    output_tokens: usage.output,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: usage.cached,
-    service_tier: 'standard',
-  };
+export function renderAnthropicUsage(plan: Pick<ReplyPlan, 'usage' | 'cacheWrite'>): Record<string, unknown> {
+  return { ...promptUsage(plan), output_tokens: plan.usage.output, service_tier: 'standard' };
 }
 
 function signatureOf(plan: ReplyPlan): string {
@@ -69,7 +73,7 @@ export function renderMessage(plan: ReplyPlan, ctx: AnthropicContext, calls: Ide
     content,
     stop_reason: STOP_REASONS[plan.finish],
     stop_sequence: stopSequence(plan),
-    usage: renderAnthropicUsage(plan.usage),
+    usage: renderAnthropicUsage(plan),
   };
 }
 
@@ -122,12 +126,7 @@ function blocksOf(plan: ReplyPlan, calls: IdentifiedCall[], chunkTokens: number)
  * with the cumulative output tokens, message_stop.
  */
 export function anthropicStreamEvents(plan: ReplyPlan, ctx: AnthropicContext, calls: IdentifiedCall[], chunkTokens: number): AnthropicStreamEvent[] {
-  const startUsage = {
-    input_tokens: uncachedInput(plan.usage),
-    output_tokens: Math.min(1, plan.usage.output),
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: plan.usage.cached,
-  };
+  const startUsage = { ...promptUsage(plan), output_tokens: Math.min(1, plan.usage.output) };
   const message = { id: ctx.id, type: 'message', role: 'assistant', model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage };
   const frames: AnthropicStreamEvent[] = [{ data: event('message_start', { message }), tokens: 0, phase: 'open' }];
   const ping: AnthropicStreamEvent = { data: event('ping', {}), tokens: 0, phase: 'open' };

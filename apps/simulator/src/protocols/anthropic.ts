@@ -1,8 +1,10 @@
 import { faultBeforeHeaders, GARBAGE_TEXT, sendJsonWithFault, streamFaultsOf } from '../fault-injection';
 import { pause, sendJson } from '../http-io';
 import { countInputTokens } from '../reply-limits';
+import type { PromptCacheQuery } from '../prompt-cache/prompt-cache-types';
 import type { ReplyPlan } from '../reply-plan';
 import { playStream } from '../sse-stream';
+import { readAnthropicCachePoints } from './anthropic-cache-points';
 import { AnthropicRequestError, convertAnthropicRequest, type AnthropicRequest } from './anthropic-request';
 import {
   anthropicError,
@@ -20,8 +22,11 @@ import type { ProtocolModule, SimExchange } from './protocol-module';
 const MESSAGES_PATH = '/v1/messages';
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
-/** What to do with a Messages request: answer it at once (an error, a token count), or reply from a plan. */
-export type AnthropicStep = { kind: 'respond'; status: number; body: unknown } | { kind: 'reply'; request: AnthropicRequest };
+/**
+ * What to do with a Messages request: answer it at once (an error, a token count), or reply from
+ * a plan that goes through the prompt cache its breakpoints describe.
+ */
+export type AnthropicStep = { kind: 'respond'; status: number; body: unknown } | { kind: 'reply'; request: AnthropicRequest; cache: PromptCacheQuery };
 type Step = AnthropicStep;
 
 function hasCredentials(headers: Record<string, string>): boolean {
@@ -53,8 +58,10 @@ export function firstStep(exchange: SimExchange): Step {
   }
   const violation = validateAnthropicRequest(request, headers['anthropic-beta'] ?? '');
   if (violation) return reject(400, 'invalid_request_error', violation);
+  const points = readAnthropicCachePoints(exchange.body.value);
+  if (!points.ok) return reject(400, 'invalid_request_error', points.message);
   if (counting) return { kind: 'respond', status: 200, body: { input_tokens: countInputTokens(request.neutral.messages) } };
-  return { kind: 'reply', request };
+  return { kind: 'reply', request, cache: { kind: 'breakpoints', segments: points.segments } };
 }
 
 async function handleAnthropic(exchange: SimExchange): Promise<void> {
@@ -65,7 +72,7 @@ async function handleAnthropic(exchange: SimExchange): Promise<void> {
     if (await pause(settings.latencyMs, signal)) sendJson(res, step.status, step.body);
     return;
   }
-  const plan = exchange.plan(step.request.neutral);
+  const plan = exchange.plan(step.request.neutral, step.cache);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {

@@ -1,4 +1,5 @@
 import { isRecord } from '../http-io';
+import type { PromptCacheQuery } from '../prompt-cache/prompt-cache-types';
 import type { NeutralMessage, NeutralRequest, NeutralTool, NeutralToolChoice } from '../reply-plan';
 
 /** A request OpenAI would refuse with 400; `param` and `code` are rendered as OpenAI does. */
@@ -17,6 +18,8 @@ export interface OpenAiRequest {
   neutral: NeutralRequest;
   /** `stream_options.include_usage`: OpenAI-only, so it stays out of the neutral request. */
   includeUsage: boolean;
+  /** Automatic prompt caching, grouped by `prompt_cache_key`. */
+  cache: PromptCacheQuery;
 }
 
 function missing(param: string): OpenAiRequestError {
@@ -162,6 +165,20 @@ function nameToolResults(messages: NeutralMessage[], wire: readonly unknown[]): 
   });
 }
 
+/**
+ * `prompt_cache_key` and `prompt_cache_retention` (Chat Completions and Responses alike): OpenAI
+ * caches every long prompt; the key only groups prompts that should meet.
+ */
+export function readPromptCacheOptions(body: Record<string, unknown>): PromptCacheQuery {
+  const key = body['prompt_cache_key'];
+  if (key !== undefined && key !== null && typeof key !== 'string') throw invalidType('prompt_cache_key', 'a string');
+  const retention = body['prompt_cache_retention'] ?? 'in_memory';
+  if (retention !== 'in_memory' && retention !== '24h') {
+    throw new OpenAiRequestError(`Invalid value: '${String(retention)}'. Supported values are: 'in_memory' and '24h'.`, 'prompt_cache_retention');
+  }
+  return typeof key === 'string' ? { kind: 'automatic', key, retention } : { kind: 'automatic', retention };
+}
+
 /** Wire request → neutral request. Throws OpenAiRequestError for what OpenAI rejects with 400. */
 export function convertOpenAiRequest(body: unknown): OpenAiRequest {
   if (!isRecord(body)) throw new OpenAiRequestError('The request body must be a JSON object.', null, null);
@@ -185,5 +202,5 @@ export function convertOpenAiRequest(body: unknown): OpenAiRequest {
   const parallel = optionalBoolean(body['parallel_tool_calls'], 'parallel_tool_calls');
   if (parallel !== undefined) neutral.parallelToolCalls = parallel;
   const includeUsage = optionalBoolean(streamOptions['include_usage'], 'stream_options.include_usage') ?? false;
-  return { neutral, includeUsage };
+  return { neutral, includeUsage, cache: readPromptCacheOptions(body) };
 }

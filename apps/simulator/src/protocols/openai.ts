@@ -63,7 +63,7 @@ async function handleOpenAi(exchange: SimExchange): Promise<void> {
     if (await pause(settings.latencyMs, signal)) sendJson(res, step.status, step.body);
     return;
   }
-  const plan = exchange.plan(step.request.neutral);
+  const plan = exchange.plan(step.request.neutral, step.request.cache);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {

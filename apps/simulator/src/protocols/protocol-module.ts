@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonBody } from '../http-io';
+import type { PromptCacheQuery } from '../prompt-cache/prompt-cache-types';
 import type { NeutralRequest, ReplyPlan } from '../reply-plan';
 
 export type SimProtocol = 'openai' | 'anthropic' | 'gemini' | 'openai-responses' | CloudProtocol;
@@ -31,8 +32,16 @@ export interface SimExchange {
   readonly signal: AbortSignal;
   readonly settings: SimSettings;
   readonly requestId: string;
-  /** Decides the protocol-neutral reply (scripts, directive, defaults, limits). */
-  plan(request: NeutralRequest): ReplyPlan;
+  /**
+   * Whose prompt cache the request uses: a hash of the caller's credential, or what a cloud
+   * surface sets instead (Vertex caches per project).
+   */
+  readonly cacheScope: string;
+  /**
+   * Decides the protocol-neutral reply (scripts, directive, defaults, limits). With `cache`, a
+   * reply also reads and writes the simulated prompt cache and reports it in its usage.
+   */
+  plan(request: NeutralRequest, cache?: PromptCacheQuery): ReplyPlan;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { isRecord } from '../http-io';
 import type { NeutralMessage, NeutralRequest, NeutralTool, NeutralToolChoice } from '../reply-plan';
 import { verifyThinkingSignature } from '../signatures';
-import { OpenAiRequestError } from './openai-request';
+import type { PromptCacheQuery } from '../prompt-cache/prompt-cache-types';
+import { OpenAiRequestError, readPromptCacheOptions } from './openai-request';
 
 /**
  * A Responses request as OpenAI reads it, refusing what OpenAI refuses: a tool output without its
@@ -15,6 +16,8 @@ export interface ResponsesRequest {
   /** The namespace of each namespaced tool, by its name: named again on its calls. */
   namespaces: Map<string, string>;
   includeEncrypted: boolean;
+  /** Automatic prompt caching, grouped by `prompt_cache_key`. */
+  cache: PromptCacheQuery;
 }
 
 function invalidType(param: string, expected: string): OpenAiRequestError {
@@ -69,6 +72,7 @@ export function convertResponsesRequest(body: unknown): ResponsesRequest {
     customTools,
     namespaces,
     includeEncrypted: include.includes('reasoning.encrypted_content'),
+    cache: readPromptCacheOptions(body),
   };
 }
 

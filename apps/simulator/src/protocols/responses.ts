@@ -22,7 +22,7 @@ async function handleResponses(exchange: SimExchange): Promise<void> {
     return;
   }
   const request = read.value;
-  const plan = exchange.plan(request.neutral);
+  const plan = exchange.plan(request.neutral, request.cache);
   if (!(await pause(plan.latencyMs ?? settings.latencyMs, signal))) return;
   if (await faultBeforeHeaders(res, signal, plan.fault)) return;
   if (plan.error) {

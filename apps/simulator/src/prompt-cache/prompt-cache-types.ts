@@ -1,0 +1,43 @@
+/** How long an Anthropic-style cache entry lives without being read. */
+export type CacheTtl = '5m' | '1h';
+
+/**
+ * One cacheable block of a prompt in the provider's order (tools, system, messages): what
+ * identifies it in a prefix hash, the characters the simulator's token estimate counts for it,
+ * and the TTL of a breakpoint placed on it.
+ */
+export interface CacheSegment {
+  identity: string;
+  chars: number;
+  breakpoint?: CacheTtl;
+}
+
+/** Tokens written to the cache by a request, per lifetime. */
+export interface CacheWrite {
+  fiveMinute: number;
+  oneHour: number;
+}
+
+/** What a request did to the cache, in tokens: the prefix it read and what it wrote after it. */
+export interface PromptCacheOutcome {
+  read: number;
+  write: CacheWrite;
+}
+
+/** OpenAI's retention choices: in memory (minutes of inactivity) or extended to 24 hours. */
+export type CacheRetention = 'in_memory' | '24h';
+
+/**
+ * How a protocol caches a prompt: explicit breakpoints (Anthropic, Bedrock) or OpenAI's automatic
+ * prefix caching, grouped by `prompt_cache_key` when one is sent.
+ */
+export type PromptCacheQuery =
+  | { kind: 'breakpoints'; segments: readonly CacheSegment[] }
+  | { kind: 'automatic'; key?: string; retention: CacheRetention };
+
+export const NO_CACHE_ACTIVITY: PromptCacheOutcome = { read: 0, write: { fiveMinute: 0, oneHour: 0 } };
+
+/** Tokens as the simulator estimates them (see countInputTokens): a quarter per character, rounded up. */
+export function tokensOfChars(chars: number): number {
+  return Math.ceil(chars / 4);
+}
