@@ -48,6 +48,17 @@ export interface CanonicalRequest {
   thinking?: ThinkingConfig;
   /** End-user identifier for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
+  /**
+   * Which prompt cache the upstream should use (OpenAI `prompt_cache_key`): the client's own, or,
+   * with `prompt_cache: auto`, the session of session affinity.
+   */
+  promptCacheKey?: string;
+  /**
+   * `prompt_cache: auto` on the key or plan, and a prompt long enough to cache: a Claude upstream
+   * gets breakpoints after the tools and system and after the conversation so far, unless the
+   * client placed its own.
+   */
+  autoPromptCache?: boolean;
   stream: boolean;
   routing: RoutingPreferences;
   passthrough?: RequestPassthrough;

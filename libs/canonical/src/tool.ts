@@ -1,3 +1,5 @@
+import type { CacheHint } from './content-part';
+
 export type JsonSchema = Record<string, unknown>;
 
 export interface ToolDefinition {
@@ -18,6 +20,8 @@ export interface ToolDefinition {
    * the flattened `name`; the Responses codecs split it back into namespace and name.
    */
   namespace?: { name: string; description?: string };
+  /** A prompt-cache breakpoint after this tool (Anthropic `cache_control`, Bedrock `cachePoint`). */
+  cache?: CacheHint;
 }
 
 export type ToolChoice =

@@ -66,11 +66,12 @@ export class ChatService {
     }
   }
 
-  async complete(request: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
-    const promptTokens = estimatePromptTokens(request);
+  async complete(asked: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
+    const promptTokens = estimatePromptTokens(asked);
+    const ticket = this.caching.ticket(asked, ctx);
+    const request = this.caching.withPromptCaching(asked, ctx, promptTokens);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, false);
-    const ticket = this.caching.ticket(request, ctx);
     const hit = ticket && (await this.caching.lookup(ticket, ctx));
     if (hit) return this.fromCache(hit, request, ctx, promptTokens, false);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
@@ -99,11 +100,12 @@ export class ChatService {
    * `passThrough`: the client's dialect can take the upstream's own frames (docs/decisions/0017);
    * a cascade never streams them (its usage adds the probes').
    */
-  async stream(request: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
-    const promptTokens = estimatePromptTokens(request);
+  async stream(asked: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
+    const promptTokens = estimatePromptTokens(asked);
+    const ticket = this.caching.ticket(asked, ctx);
+    const request = this.caching.withPromptCaching(asked, ctx, promptTokens);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, true);
-    const ticket = this.caching.ticket(request, ctx);
     const hit = ticket && (await this.caching.lookup(ticket, ctx));
     if (hit) {
       const { response, meta } = await this.fromCache(hit, request, ctx, promptTokens, true);

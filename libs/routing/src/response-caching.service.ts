@@ -6,6 +6,10 @@ import {
 import { StreamedAnswer, type CanonicalRequest, type CanonicalResponse, type StreamEvent } from '@rosetta/canonical';
 import { PlanCacheService } from '@rosetta/limits';
 import type { CallContext, ServedMeta } from './outcome';
+import { sessionId } from './session-affinity.service';
+
+/** Below this many prompt tokens no provider caches a prefix (Anthropic's least minimum, OpenAI's too). */
+export const MIN_CACHEABLE_PROMPT_TOKENS = 1024;
 
 /** One request's dealings with the response cache: where its answer is kept, and what it may do. */
 export interface CacheTicket {
@@ -28,6 +32,16 @@ export class ResponseCachingService {
     private readonly cache: ResponseCacheService,
     private readonly plans: PlanCacheService,
   ) {}
+
+  /**
+   * `prompt_cache: auto` (ARCHITECTURE §9): the request marked for Claude's breakpoints when it is
+   * long enough to cache, and given the session's `prompt_cache_key` for OpenAI unless it has one.
+   */
+  withPromptCaching(request: CanonicalRequest, ctx: CallContext, promptTokens: number): CanonicalRequest {
+    const key = ctx.key;
+    if (!key || effectiveCache(key, this.plans.get(key.plan)).promptCache !== 'auto') return request;
+    return { ...request, autoPromptCache: promptTokens >= MIN_CACHEABLE_PROMPT_TOKENS, promptCacheKey: request.promptCacheKey ?? sessionId(request, key.id) };
+  }
 
   /** The request's ticket, or undefined when its key has no cache (or it cannot take part: `bypass`). */
   ticket(request: CanonicalRequest, ctx: CallContext): CacheTicket | undefined {

@@ -38,7 +38,7 @@ describe('sessionId', () => {
     const a = request([user('one')], { user: 'user_x_account__session_1' });
     const b = request([user('two')], { user: 'user_x_account__session_1' });
     expect(sessionId(a, key.id)).toBe(sessionId(b, key.id));
-    const cached = request([user('one')], { passthrough: { protocol: 'openai', body: { prompt_cache_key: 'conv-9' } } });
+    const cached = request([user('one')], { promptCacheKey: 'conv-9' });
     expect(sessionId(cached, key.id)).not.toBe(sessionId(request([user('one')]), key.id));
   });
 });

@@ -87,8 +87,7 @@ export class SessionAffinityService {
 
 /** The key plus the caller's own session id, or else the conversation's opening. */
 export function sessionId(request: CanonicalRequest, keyId: string): string {
-  const body = request.passthrough?.body;
-  const explicit = (typeof body?.['prompt_cache_key'] === 'string' ? body['prompt_cache_key'] : undefined) ?? request.user;
+  const explicit = request.promptCacheKey ?? request.user;
   const hash = createHash('sha256').update(keyId).update('\0');
   if (explicit) hash.update('id\0').update(explicit);
   else hash.update('prefix\0').update(conversationOpening(request.messages));

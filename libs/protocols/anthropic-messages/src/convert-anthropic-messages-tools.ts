@@ -18,6 +18,7 @@ import {
   requireString,
   type JsonObject,
 } from '@rosetta/protocols/common';
+import { cacheHint } from './convert-anthropic-messages-content';
 
 export interface AnthropicMessagesTools {
   tools?: ToolDefinition[];
@@ -67,6 +68,7 @@ function convertCustomTool(tool: JsonObject, name: string, path: string): ToolDe
     description: optionalString(tool, 'description', path),
     parameters,
     strict: optionalBoolean(tool, 'strict', path),
+    cache: cacheHint(tool, path),
   });
 }
 

@@ -16,6 +16,8 @@ import {
 import type { OutputConfig, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
 import { compact } from '@rosetta/protocols/common';
 import { withoutForeignReasoning } from './anthropic-messages-call-signature';
+import { placeAutoBreakpoints } from './auto-cache-breakpoints';
+import { toCacheControl } from './convert-to-anthropic-messages-content';
 import { convertToAnthropicMessagesMessages } from './convert-to-anthropic-messages-messages';
 import {
   UNSIGNED_TOOL_TURN_WARNING,
@@ -36,7 +38,7 @@ export function convertToAnthropicMessagesRequest({
   /** The output cap when the request names none: Anthropic requires one. */
   defaultMaxTokens: number;
 }): Converted<Record<string, unknown>> {
-  if (request.passthrough?.protocol === 'anthropic') return forwardPassthrough(request.passthrough.body, upstreamModel, request.stream);
+  if (request.passthrough?.protocol === 'anthropic') return withAutoBreakpoints(forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), request);
   const conversation = convertToAnthropicMessagesMessages({ messages: request.messages });
   const { system, messages } = conversation.value;
   const generation = convertToAnthropicMessagesThinking({ request, defaultMaxTokens, unsignedToolTurn: lastToolTurnUnsigned(messages) });
@@ -54,7 +56,12 @@ export function convertToAnthropicMessagesRequest({
     stream: request.stream ? true : undefined,
   });
   warnings.push(...droppedFields(request));
-  return { value: body, warnings };
+  return withAutoBreakpoints({ value: body, warnings }, request);
+}
+
+function withAutoBreakpoints(converted: Converted<Record<string, unknown>>, request: CanonicalRequest): Converted<Record<string, unknown>> {
+  if (request.autoPromptCache) placeAutoBreakpoints(converted.value);
+  return converted;
 }
 
 function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Converted<Record<string, unknown>> {
@@ -92,6 +99,7 @@ function toTool(tool: ToolDefinition): Tool {
     // Anthropic requires an object schema; a tool without parameters takes an empty object.
     input_schema: tool.parameters ? { ...tool.parameters, type: 'object' } : { type: 'object', properties: {} },
     strict: tool.strict,
+    cache_control: toCacheControl(tool.cache),
   });
 }
 

@@ -8,7 +8,7 @@
  * Anthropic, the model is asked in the system prompt and a warning says so.
  */
 import type { CanonicalRequest, Converted, TranslationWarning } from '@rosetta/canonical';
-import { compact } from '@rosetta/protocols/common';
+import { compact, withAutoCacheHints } from '@rosetta/protocols/common';
 import { convertToBedrockConverseGeneration } from './convert-to-bedrock-converse-generation';
 import { convertToBedrockConverseMessages, type ConverseBlock, type ConverseConversation } from './convert-to-bedrock-converse-messages';
 import { convertToBedrockConverseTools } from './convert-to-bedrock-converse-tools';
@@ -29,6 +29,8 @@ export function convertToBedrockConverseRequest({
   /** The output cap when the request names none and thinking needs one. */
   defaultMaxTokens: number;
 }): Converted<Record<string, unknown>> {
+  // Bedrock caches prompts for Claude and Nova models only; a cachePoint elsewhere is refused.
+  if (/(^|[.:/])(anthropic\.claude|amazon\.nova)/.test(upstreamModel)) request = withAutoCacheHints(request);
   const warnings: TranslationWarning[] = [];
   const toolConfig = convertToBedrockConverseTools(request, warnings);
   const conversation = convertToBedrockConverseMessages(request.messages, { toolBlocks: toolConfig !== undefined });

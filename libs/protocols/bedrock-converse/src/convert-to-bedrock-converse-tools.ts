@@ -16,7 +16,8 @@ export function convertToBedrockConverseTools(request: CanonicalRequest, warning
   if (request.parallelToolCalls === false) warnings.push({ feature: 'parallel_tool_calls', message: 'Bedrock Converse cannot be told to call one tool at a time; the model may call several.' });
   if (request.tools.some((tool) => tool.strict)) warnings.push({ feature: 'strict', message: 'Bedrock Converse does not enforce tool schemas strictly; strict dropped.' });
   const toolChoice = choice?.type === 'required' ? { any: {} } : choice?.type === 'tool' ? { tool: { name: choice.name } } : choice?.type === 'auto' ? { auto: {} } : undefined;
-  return compact({ tools: request.tools.map(toToolSpec), toolChoice });
+  // A cache hint on a tool is a cachePoint right after it, as on a content block.
+  return compact({ tools: request.tools.flatMap((tool) => (tool.cache ? [toToolSpec(tool), { cachePoint: { type: 'default' } }] : [toToolSpec(tool)])), toolChoice });
 }
 
 function toToolSpec(tool: ToolDefinition): JsonObject {

@@ -14,3 +14,4 @@ export * from './token-counts';
 export * from './aws-event-stream';
 export * from './claude-thinking';
 export * from './alternating-turns';
+export * from './auto-cache-hints';

@@ -122,8 +122,12 @@ function convertFilePart(part: JsonObject, path: string): DocumentPart {
 
 /**
  * OpenAI's explicit `prompt_cache_breakpoint` means "cache the prompt up to here", which is what
- * Anthropic's ephemeral `cache_control` means, so it becomes that hint for other upstreams.
+ * Anthropic's ephemeral `cache_control` means, so it becomes that hint for other upstreams. The
+ * `cache_control` that OpenRouter and LiteLLM accept on an OpenAI content part (for agents that
+ * speak this dialect to Claude) is read the same way, its TTL kept.
  */
 function cacheHint(part: JsonObject): CacheHint | undefined {
+  const control = part['cache_control'];
+  if (isRecord(control)) return control['ttl'] === '1h' || control['ttl'] === '5m' ? { type: 'ephemeral', ttl: control['ttl'] } : { type: 'ephemeral' };
   return isRecord(part['prompt_cache_breakpoint']) ? { type: 'ephemeral' } : undefined;
 }

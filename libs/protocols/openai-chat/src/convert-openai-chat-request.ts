@@ -67,6 +67,7 @@ export function convertOpenAIChatRequest({ body: raw }: { body: unknown }): Conv
     thinking: convertReasoningEffort(body),
     // `safety_identifier` is the successor of `user`; either identifies the end user.
     user: optionalString(body, 'safety_identifier') ?? user,
+    promptCacheKey: optionalString(body, 'prompt_cache_key'),
     stream,
     routing,
     // The body itself, not a copy: the fast path copies it when it rewrites the model.

@@ -33,7 +33,7 @@ export function convertToOpenAIChatRequest({
   reasoning?: boolean;
 }): Converted<Record<string, unknown>> {
   if (request.passthrough?.protocol === 'openai') {
-    return { value: forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), warnings: [] };
+    return { value: withPromptCacheKey(forwardPassthrough(request.passthrough.body, upstreamModel, request.stream), request), warnings: [] };
   }
   const messages = convertToOpenAIChatMessages({ messages: request.messages });
   const warnings: TranslationWarning[] = [...messages.warnings];
@@ -57,9 +57,19 @@ export function convertToOpenAIChatRequest({
     response_format: request.responseFormat && toResponseFormat(request.responseFormat),
     reasoning_effort: request.thinking && reasoningEffortFor(request.thinking, reasoning, warnings),
     user: request.user,
+    prompt_cache_key: request.promptCacheKey,
     ...streamFields(request.stream),
   });
   return { value: body, warnings };
+}
+
+/**
+ * The session's cache key (`prompt_cache: auto`) on a forwarded body that names none: OpenAI then
+ * routes the session's requests to the machine that holds its prefix.
+ */
+export function withPromptCacheKey<T extends Record<string, unknown>>(body: T, request: Pick<CanonicalRequest, 'promptCacheKey'>): T {
+  if (request.promptCacheKey !== undefined && body['prompt_cache_key'] === undefined) (body as Record<string, unknown>)['prompt_cache_key'] = request.promptCacheKey;
+  return body;
 }
 
 function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Record<string, unknown> {

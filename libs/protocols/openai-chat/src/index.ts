@@ -1,5 +1,5 @@
 export { convertOpenAIChatRequest } from './convert-openai-chat-request';
-export { convertToOpenAIChatRequest, reasoningEffortFor } from './convert-to-openai-chat-request';
+export { convertToOpenAIChatRequest, reasoningEffortFor, withPromptCacheKey } from './convert-to-openai-chat-request';
 export { convertOpenAIChatResponse } from './convert-openai-chat-response';
 export { convertToOpenAIChatResponse } from './convert-to-openai-chat-response';
 export {

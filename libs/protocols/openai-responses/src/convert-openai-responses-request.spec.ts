@@ -78,6 +78,7 @@ describe('convertOpenAIResponsesRequest', () => {
       thinking: { enabled: true, effort: 'medium', includeThoughts: true },
       stream: true,
       routing: {},
+      promptCacheKey: 'sess-1',
       passthrough: { protocol: 'openai-responses', body: expect.objectContaining({ prompt_cache_key: 'sess-1' }) },
     });
     expect(warnings).toEqual([

@@ -44,6 +44,7 @@ export function convertOpenAIResponsesRequest({ body }: { body: JsonObject }): C
     responseFormat: convertTextFormat(body),
     thinking: convertReasoning(body),
     user: optionalString(body, 'safety_identifier') ?? optionalString(body, 'user'),
+    promptCacheKey: optionalString(body, 'prompt_cache_key'),
     stream: optionalBoolean(body, 'stream') ?? false,
     routing: convertRoutingFields({ body }),
     passthrough: { protocol: 'openai-responses', body },

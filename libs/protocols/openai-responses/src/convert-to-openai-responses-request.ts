@@ -11,7 +11,7 @@
  */
 import { ROUTING_FIELD_NAMES, type CanonicalRequest, type Converted, type ResponseFormat, type ToolChoice, type ToolDefinition, type TranslationWarning } from '@rosetta/canonical';
 import { compact, isRecord, isString, isStringArray, type JsonObject } from '@rosetta/protocols/common';
-import { reasoningEffortFor } from '@rosetta/protocols/openai-chat';
+import { reasoningEffortFor, withPromptCacheKey } from '@rosetta/protocols/openai-chat';
 import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input';
 import { isOurItemId } from './responses-ids';
 import { ToolNames } from './tool-names';
@@ -30,7 +30,10 @@ const DROPPED: ReadonlyArray<[keyof CanonicalRequest, string]> = [
 ];
 
 export function convertToOpenAIResponsesRequest({ request, upstreamModel, reasoning }: { request: CanonicalRequest; upstreamModel: string; reasoning?: boolean }): Converted<JsonObject> {
-  if (request.passthrough?.protocol === 'openai-responses') return forwardPassthrough(request.passthrough.body, upstreamModel, request.stream, reasoning);
+  if (request.passthrough?.protocol === 'openai-responses') {
+    const forwarded = forwardPassthrough(request.passthrough.body, upstreamModel, request.stream, reasoning);
+    return { ...forwarded, value: withPromptCacheKey(forwarded.value, request) };
+  }
   const tools = new ToolNames(request.tools);
   const input = convertToOpenAIResponsesInput({ messages: request.messages, tools });
   const warnings: TranslationWarning[] = [...input.warnings];
@@ -50,6 +53,7 @@ export function convertToOpenAIResponsesRequest({ request, upstreamModel, reason
     text: request.responseFormat && { format: toTextFormat(request.responseFormat) },
     reasoning: effort === undefined ? undefined : compact({ effort, summary: effort === 'none' ? undefined : 'auto' }),
     safety_identifier: request.user,
+    prompt_cache_key: request.promptCacheKey,
     store: false,
     include: reasoning === true ? [ENCRYPTED_REASONING] : undefined,
     stream: request.stream ? true : undefined,
