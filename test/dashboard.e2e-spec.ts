@@ -625,6 +625,8 @@ describe('the dashboard in a browser', () => {
     await expect(field('Response cache').textContent()).resolves.toBe('hit');
     await expect(field('Saved by the cache').textContent()).resolves.toBe(usd(hitRow.saved_usd));
     await expect(field('Prompt cache reads / writes').textContent()).resolves.toBe(`${hitRow.cached_tokens} / ${hitRow.cache_write_tokens} tokens`);
+    await page.evaluate('scrollTo(0, 0)'); // opening the row scrolled to its details; the screenshot shows the page from the top
+    await screenshot(page, 'requests-cache');
   });
 
   it('renders /docs with the fields of each request body and answer: required, type, nested objects that open', async () => {
@@ -656,13 +658,18 @@ describe('the dashboard in a browser', () => {
 
     const createKey = docs.getByRole('region', { name: 'POST /admin/keys' });
     await createKey.getByRole('group', { name: 'Request body' }).locator('summary').first().click();
-    const keyFields = await fieldsOf(createKey.getByRole('group', { name: 'Request body' }).locator(':scope > ul.fields > li > .f'));
+    const keyFields = await fieldsOf(createKey.getByRole('group', { name: 'Request body' }).locator(':scope > ul.fields > li > .f, :scope > ul.fields > li > details > summary.f'));
     expect(keyFields.slice(0, 3)).toEqual([
       { name: 'name', type: 'string', required: true },
       { name: 'plan', type: 'string', required: true },
       { name: 'team_id', type: 'string | null', required: false },
     ]);
-    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models']);
+    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache']);
+    // Caching (issue 29): the response cache an object that opens in place, prompt caching a word.
+    expect(keyFields.slice(-2)).toEqual([
+      { name: 'cache', type: 'object | null', required: false },
+      { name: 'prompt_cache', type: 'string | null', required: false },
+    ]);
     await screenshot(docs, 'docs');
     await docs.close();
   });
