@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { BrowserContext, Page } from 'playwright-core';
+import { hitRate, usd } from '../apps/dashboard/src/format';
 import { launchBrowser, screenshot, screenshotOf, type TestBrowser } from './support/browser';
 import { adminCall, startGateway, TEST_ADMIN_TOKEN } from './support/gateway-process';
 import { startStack, type Stack } from './support/stack';
@@ -19,6 +20,7 @@ describe('the dashboard in a browser', () => {
   let teamId: string;
   let secret: string;
   let requestId: string;
+  let cacheSecret: string;
 
   const url = (path = '/dashboard'): string => `${stack.gateway.url}${path}`;
   const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
@@ -171,7 +173,7 @@ describe('the dashboard in a browser', () => {
     await pro.waitFor();
     // The count of keys on each plan comes from a second request: "…" until it is in.
     await pro.getByText('…').waitFor({ state: 'detached' });
-    expect(await pro.locator('td').allTextContents()).toEqual(['1,000', '100,000', '0', 'EditDelete']);
+    expect(await pro.locator('td').allTextContents()).toEqual(['1,000', '100,000', 'Off', 'Off', '0', 'EditDelete']);
     await screenshot(page, 'plans');
   });
 
@@ -509,6 +511,124 @@ describe('the dashboard in a browser', () => {
     await screenshot(page, 'providers-not-served');
   });
 
+  it("sets the response cache on a plan and a key from their forms (the server's message beside a bad field), and the lists show what applies (issue 29)", async () => {
+    await nav('Plans').click();
+    await page.getByRole('button', { name: 'New plan' }).click();
+    const create = page.getByRole('form', { name: 'Create plan' });
+    await create.getByLabel('Plan name').fill('cached');
+    await create.getByLabel('Requests per minute').fill('600');
+    // A TTL only once answers are kept; a similarity only for semantic matching.
+    expect(await create.getByLabel('Cache TTL (seconds)').count()).toBe(0);
+    await create.getByLabel('Response cache').selectOption('exact');
+    expect(await create.getByLabel('Similarity').count()).toBe(0);
+    await expect(create.getByLabel('Cache TTL (seconds)').inputValue()).resolves.toBe('3600');
+    await create.getByLabel('Cache TTL (seconds)').fill('0');
+    await create.getByRole('button', { name: 'Create plan' }).click();
+    const refusedTtl = await adminCall(stack.gateway, 'PUT', '/admin/plans/cached', { rpm: 600, tpm: null, cache: { mode: 'exact', ttl_s: 0 } });
+    expect({ status: refusedTtl.status, param: refusedTtl.body.error.param }).toEqual({ status: 400, param: 'cache.ttl_s' });
+    await expect(create.locator('#new-plan-cache-ttl-error').textContent()).resolves.toBe(refusedTtl.body.error.message);
+    await create.getByLabel('Cache TTL (seconds)').fill('600');
+    await create.getByLabel('Prompt caching').selectOption('auto');
+    await create.getByRole('button', { name: 'Create plan' }).click();
+    const cached = page.locator('tr', { has: page.getByRole('rowheader', { name: 'cached' }) });
+    await cached.waitFor();
+    await cached.getByText('…').waitFor({ state: 'detached' });
+    expect(await cached.locator('td').allTextContents()).toEqual(['600', 'Unlimited', 'Exact, 10 min', 'Auto', '0', 'EditDelete']);
+    expect((await adminCall(stack.gateway, 'GET', '/admin/plans/cached')).body).toMatchObject({ cache: { mode: 'exact', ttl_s: 600, similarity: 0.95 }, prompt_cache: 'auto' });
+
+    // Semantic shows its similarity; a database without the vector extension refuses it, and the form says so on the field.
+    await cached.getByRole('button', { name: 'Edit plan cached' }).click();
+    const edit = page.getByRole('form', { name: 'Edit plan cached' });
+    await edit.getByLabel('Response cache').selectOption('semantic');
+    await expect(edit.getByLabel('Similarity').inputValue()).resolves.toBe('0.95');
+    await edit.getByLabel('Similarity').fill('0.9');
+    await screenshot(page, 'plans-cache');
+    const semantic = await adminCall(stack.gateway, 'PATCH', '/admin/plans/cached', { cache: { mode: 'semantic', ttl_s: 600, similarity: 0.9 } });
+    await edit.getByRole('button', { name: 'Save' }).click();
+    if (semantic.status === 400) {
+      expect(semantic.body.error.param).toBe('cache.mode');
+      await expect(edit.locator('#plan-cached-cache-mode-error').textContent()).resolves.toBe(semantic.body.error.message);
+      await edit.getByRole('button', { name: 'Cancel' }).click();
+      await cached.getByText('Exact, 10 min').waitFor();
+    } else {
+      expect(semantic.status).toBe(200);
+      await cached.getByText('Semantic ≥ 0.9, 10 min').waitFor();
+    }
+
+    // A key inherits its plan's setting until it has its own; the option says what it would inherit.
+    await nav('Keys').click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = page.getByRole('form', { name: 'Create key' });
+    await key.getByLabel('Name', { exact: true }).fill('cache-bot');
+    await key.getByLabel('Plan', { exact: true }).selectOption('pro');
+    await expect(key.getByLabel('Response cache').locator('option:checked').textContent()).resolves.toBe('Inherit from plan (off)');
+    await key.getByLabel('Plan', { exact: true }).selectOption('cached');
+    await expect(key.getByLabel('Response cache').locator('option:checked').textContent()).resolves.toMatch(/^Inherit from plan \((exact|semantic ≥ 0\.9), 10 min\)$/);
+    await expect(key.getByLabel('Prompt caching').locator('option:checked').textContent()).resolves.toBe('Inherit from plan (auto)');
+    await key.getByLabel('Response cache').selectOption('exact');
+    await key.getByLabel('Cache TTL (seconds)').fill('300');
+    await key.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    cacheSecret = (await page.getByTestId('new-secret').textContent())!;
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.locator('tr', { has: page.getByText('cache-bot', { exact: true }) });
+    const cell = row.locator('td[data-label="Cache"]');
+    await cell.getByText('Exact, 5 min').waitFor();
+    await expect(cell.locator('.sub').textContent()).resolves.toBe('prompt auto (plan)');
+
+    await row.getByRole('button', { name: 'Edit cache-bot' }).click();
+    const change = page.getByRole('form', { name: 'Edit key cache-bot' });
+    await expect(change.getByLabel('Cache TTL (seconds)').inputValue()).resolves.toBe('300');
+    await change.getByLabel('Prompt caching').selectOption('off');
+    await change.getByRole('button', { name: 'Save' }).click();
+    await cell.getByText('prompt off').waitFor();
+    await expect(cell.textContent()).resolves.toBe('Exact, 5 minprompt off');
+    const stored = (await adminCall(stack.gateway, 'GET', '/admin/keys')).body.find((k: any) => k.name === 'cache-bot');
+    expect(stored).toMatchObject({ plan: 'cached', cache: { mode: 'exact', ttl_s: 300, similarity: 0.95 }, prompt_cache: 'off' });
+    await screenshot(page, 'keys-cache');
+  });
+
+  it('shows a cache hit: the hit rate and the dollars saved on Usage, "cache hit" and what it saved on Requests (issue 29)', async () => {
+    const ask = () => sdk(cacheSecret).chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'What does a response cache keep?' }] }).withResponse();
+    const first = await ask();
+    const second = await ask();
+    expect([first.response.headers.get('x-rosetta-cache'), second.response.headers.get('x-rosetta-cache')]).toEqual(['miss', 'hit']);
+    expect(second.data.choices[0]!.message.content).toBe(first.data.choices[0]!.message.content);
+
+    // The page shows the hit once the ledger has both rows (within a second; the page refreshes every 15 s).
+    await nav('Usage').click();
+    const spenders = page.getByRole('region', { name: 'Top spenders (keys)' });
+    const line = spenders.locator('tr', { has: page.getByRole('rowheader', { name: 'cache-bot' }) });
+    await line.locator('td[data-label="Hit rate"]', { hasText: /^50\.0%$/ }).waitFor();
+    const report = (await adminCall(stack.gateway, 'GET', '/admin/usage?group_by=key')).body;
+    const mine = report.data.find((r: any) => r.key_name === 'cache-bot');
+    expect(mine).toMatchObject({ requests: 2, cache_hits: 1 });
+    expect(Number(mine.saved_usd)).toBeGreaterThan(0);
+    await expect(line.locator('td[data-label="Saved"]').textContent()).resolves.toBe(usd(mine.saved_usd));
+    const tile = (name: string, value: string) => page.locator('.totals div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd').filter({ hasText: new RegExp(`^${value.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}$`) });
+    await tile('Cache hit rate', hitRate(report.totals.cache_hits, report.totals.requests)).waitFor();
+    await tile('Saved by cache', usd(report.totals.saved_usd)).waitFor();
+    await screenshot(page, 'usage-cache');
+
+    await nav('Requests').click();
+    const recent = page.getByRole('region', { name: 'Recent requests' });
+    const hit = recent.locator('tr', { has: page.getByRole('button', { name: `Open request ${second.response.headers.get('x-request-id')}` }) });
+    await expect(hit.locator('td[data-label="Status"] .sub').textContent()).resolves.toBe('cache hit');
+    const missed = recent.locator('tr', { has: page.getByRole('button', { name: `Open request ${first.response.headers.get('x-request-id')}` }) });
+    await expect(missed.locator('td[data-label="Status"] .sub').textContent()).resolves.toBe('cache miss');
+    const hitRow = (await adminCall(stack.gateway, 'GET', `/admin/requests/${second.response.headers.get('x-request-id')}`)).body;
+    expect(hitRow).toMatchObject({ cache: 'hit', cost_usd: '0' });
+    await hit.getByText(`saved ${usd(hitRow.saved_usd)}`).waitFor();
+    await hit.getByRole('button', { name: /^Open request / }).click();
+    const details = page.getByRole('region', { name: 'Request details' });
+    const field = (name: string) => details.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+    await expect(field('Response cache').textContent()).resolves.toBe('hit');
+    await expect(field('Saved by the cache').textContent()).resolves.toBe(usd(hitRow.saved_usd));
+    await expect(field('Prompt cache reads / writes').textContent()).resolves.toBe(`${hitRow.cached_tokens} / ${hitRow.cache_write_tokens} tokens`);
+    await page.evaluate('scrollTo(0, 0)'); // opening the row scrolled to its details; the screenshot shows the page from the top
+    await screenshot(page, 'requests-cache');
+  });
+
   it('renders /docs with the fields of each request body and answer: required, type, nested objects that open', async () => {
     const docs = await context.newPage();
     await docs.goto(url('/docs'));
@@ -538,13 +658,18 @@ describe('the dashboard in a browser', () => {
 
     const createKey = docs.getByRole('region', { name: 'POST /admin/keys' });
     await createKey.getByRole('group', { name: 'Request body' }).locator('summary').first().click();
-    const keyFields = await fieldsOf(createKey.getByRole('group', { name: 'Request body' }).locator(':scope > ul.fields > li > .f'));
+    const keyFields = await fieldsOf(createKey.getByRole('group', { name: 'Request body' }).locator(':scope > ul.fields > li > .f, :scope > ul.fields > li > details > summary.f'));
     expect(keyFields.slice(0, 3)).toEqual([
       { name: 'name', type: 'string', required: true },
       { name: 'plan', type: 'string', required: true },
       { name: 'team_id', type: 'string | null', required: false },
     ]);
-    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models']);
+    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache']);
+    // Caching (issue 29): the response cache an object that opens in place, prompt caching a word.
+    expect(keyFields.slice(-2)).toEqual([
+      { name: 'cache', type: 'object | null', required: false },
+      { name: 'prompt_cache', type: 'string | null', required: false },
+    ]);
     await screenshot(docs, 'docs');
     await docs.close();
   });

@@ -49,3 +49,9 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 export function pct(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${value.toFixed(value >= 99.95 || value === 0 ? 0 : 1)}%`;
 }
+
+/** The share of requests answered from the response cache; "—" when there were none. */
+export function hitRate(hits: number | null | undefined, requests: number): string {
+  if (hits === null || hits === undefined || requests === 0) return '—';
+  return pct((100 * hits) / requests);
+}

@@ -22,6 +22,23 @@ export function dataPlaneUrl(view: SessionView['data_plane'], page: { origin: st
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${view.port}`;
 }
 
+export type CacheMode = 'off' | 'exact' | 'semantic';
+
+/**
+ * A response cache setting (issue 29). On a key, `null` inherits its plan's; on a plan, `null` is
+ * off. The key's setting wins over its plan's.
+ */
+export interface CacheSetting {
+  mode: CacheMode;
+  /** How long an answer is kept, 1 to 2,592,000 seconds (default 3600). */
+  ttl_s: number;
+  /** How alike the last user turn must be for a semantic hit, 0 to 1 (default 0.95). */
+  similarity: number;
+}
+
+/** Managed provider prompt caching: `auto` places the breakpoints; `null` inherits. */
+export type PromptCache = 'auto' | 'off';
+
 export interface Key {
   id: string;
   name: string;
@@ -34,6 +51,8 @@ export interface Key {
   budget_period: 'day' | 'month' | 'total' | null;
   models: string[] | null;
   route_knob: number | null;
+  cache: CacheSetting | null;
+  prompt_cache: PromptCache | null;
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
@@ -60,6 +79,8 @@ export interface Plan {
   name: string;
   rpm: number | null;
   tpm: number | null;
+  cache: CacheSetting | null;
+  prompt_cache: PromptCache | null;
 }
 
 export interface UsageRow {
@@ -78,6 +99,10 @@ export interface UsageRow {
   cached_tokens: number;
   reasoning_tokens: number;
   cost_usd: string;
+  /** Requests answered from the response cache. */
+  cache_hits: number;
+  /** What those hits would have cost, a decimal string like cost_usd. */
+  saved_usd: string;
 }
 
 export interface UsageReport {
@@ -168,9 +193,16 @@ export interface LedgerRow {
   error_type: string | null;
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens read from the provider's prompt cache. */
   cached_tokens: number;
+  /** Input tokens written to the provider's prompt cache. */
+  cache_write_tokens: number;
   reasoning_tokens: number;
   cost_usd: string;
+  /** The response cache: answered from it, looked up and missed, or not used (off). */
+  cache: 'hit' | 'miss' | null;
+  /** What a hit would have cost ('0' otherwise). */
+  saved_usd: string;
   latency_ms: number;
   ttft_ms: number | null;
   streamed: boolean;

@@ -1,6 +1,7 @@
 /**
  * The admin CLI's option values turned into admin API bodies: whole-number limits, dollar amounts,
- * and `null` for "unlimited" or "clear"; a bad value throws a message naming the option.
+ * cache settings, and `null` for "unlimited", "clear" or "inherit"; a bad value throws a message
+ * naming the option.
  */
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -34,6 +35,35 @@ function dollars(values: Values, name: string): number | null | undefined {
   return Number(value);
 }
 
+const CACHE_MODES = ['off', 'exact', 'semantic'];
+const PROMPT_CACHE = ['auto', 'off'];
+
+/** One of `allowed`, or null; a word outside them throws naming the option and the choices. */
+function choice(values: Values, name: string, allowed: readonly string[], nullMeans: string): string | null | undefined {
+  const value = nullable(values, name);
+  if (value === undefined || value === null || allowed.includes(value)) return value;
+  throw new Error(`--${name} must be ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, or null ${nullMeans}; got '${value}'`);
+}
+
+/**
+ * `cache` and `prompt_cache` (issue 29). The gateway takes `cache` whole, so a TTL or a similarity
+ * comes with its mode: given alone it would replace a setting the command line never showed.
+ * Ranges (TTL 1 to 2592000 s, similarity 0 to 1) are the gateway's to check; it names the field.
+ */
+export function cachingBody(values: Values, nullMeans: string): Record<string, unknown> {
+  const mode = choice(values, 'cache-mode', CACHE_MODES, nullMeans);
+  const ttl = text(values, 'cache-ttl');
+  const similarity = text(values, 'cache-similarity');
+  const detail = ttl !== undefined ? 'cache-ttl' : similarity !== undefined ? 'cache-similarity' : undefined;
+  if (detail && (mode === undefined || mode === null)) {
+    throw new Error(`--${detail} goes with --cache-mode exact or semantic (the cache setting is replaced whole), e.g. --cache-mode exact --cache-ttl 600`);
+  }
+  if (ttl !== undefined && !/^\d+$/.test(ttl)) throw new Error(`--cache-ttl must be a whole number of seconds, 1 to 2592000; got '${ttl}'`);
+  if (similarity !== undefined && !/^\d+(\.\d+)?$/.test(similarity)) throw new Error(`--cache-similarity must be a number from 0 to 1 such as 0.95; got '${similarity}'`);
+  const cache = typeof mode === 'string' ? defined({ mode, ttl_s: ttl === undefined ? undefined : Number(ttl), similarity: similarity === undefined ? undefined : Number(similarity) }) : mode;
+  return defined({ cache, prompt_cache: choice(values, 'prompt-cache', PROMPT_CACHE, nullMeans) });
+}
+
 export function keyBody(values: Values): Record<string, unknown> {
   const models = nullable(values, 'models');
   return defined({
@@ -46,7 +76,13 @@ export function keyBody(values: Values): Record<string, unknown> {
     budget_usd: dollars(values, 'budget-usd'),
     budget_period: nullable(values, 'budget-period'),
     models: typeof models === 'string' ? models.split(',').map((m) => m.trim()).filter(Boolean) : models,
+    ...cachingBody(values, "to inherit the plan's"),
   });
+}
+
+/** A plan's limits and caching, each when given; a plan's null caching is off. */
+export function planBody(values: Values): Record<string, unknown> {
+  return defined({ rpm: limit(values, 'rpm'), tpm: limit(values, 'tpm'), ...cachingBody(values, 'for off') });
 }
 
 export function teamBody(values: Values): Record<string, unknown> {

@@ -35,6 +35,22 @@ describe('admin CLI commands', () => {
     expect(call('keys', 'revoke', ID)).toEqual({ method: 'DELETE', path: `/admin/keys/${ID}` });
   });
 
+  it('keys: the response cache and prompt caching, null inheriting the plan\'s (issue 29)', () => {
+    expect(call('keys', 'create', '--name', 'agent', '--plan', 'pro', '--cache-mode', 'semantic', '--cache-ttl', '600', '--cache-similarity', '0.9', '--prompt-cache', 'auto')).toEqual({
+      method: 'POST',
+      path: '/admin/keys',
+      body: { name: 'agent', plan: 'pro', cache: { mode: 'semantic', ttl_s: 600, similarity: 0.9 }, prompt_cache: 'auto' },
+    });
+    // TTL and similarity left out: the gateway fills its defaults (3600 s, 0.95).
+    expect(call('keys', 'update', ID, '--cache-mode', 'exact')).toEqual({ method: 'PATCH', path: `/admin/keys/${ID}`, body: { cache: { mode: 'exact' } } });
+    expect(call('keys', 'update', ID, '--cache-mode', 'null', '--prompt-cache', 'null')).toEqual({ method: 'PATCH', path: `/admin/keys/${ID}`, body: { cache: null, prompt_cache: null } });
+    expect(call('keys', 'update', ID, '--prompt-cache', 'off')).toEqual({ method: 'PATCH', path: `/admin/keys/${ID}`, body: { prompt_cache: 'off' } });
+    const help = buildCall(['keys', 'update', '--help']);
+    expect(help.kind === 'help' && help.text).toContain(
+      "  --cache-mode <off|exact|semantic|null>\n      response cache: exact answers the same request again at no cost, semantic a similar last message too (needs pgvector); null inherits the plan's (the key's setting wins over its plan's)",
+    );
+  });
+
   it('teams: create, list, get, update', () => {
     expect(call('teams', 'create', '--name', 'research', '--budget-usd', '100', '--budget-period', 'day')).toEqual({
       method: 'POST',
@@ -54,8 +70,21 @@ describe('admin CLI commands', () => {
     );
     expect(call('plans', 'update', 'free', '--rpm', '5')).toEqual({ method: 'PATCH', path: '/admin/plans/free', body: { rpm: 5 } });
     expect(call('plans', 'update', 'free', '--tpm', 'null')).toEqual({ method: 'PATCH', path: '/admin/plans/free', body: { tpm: null } });
-    expect(refusal('plans', 'update', 'free')).toBe('plans update needs --rpm and/or --tpm');
+    expect(refusal('plans', 'update', 'free')).toBe('plans update needs at least one of --rpm, --tpm, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache');
     expect(call('plans', 'delete', 'team')).toEqual({ method: 'DELETE', path: '/admin/plans/team' });
+  });
+
+  it('plans: caching beside the limits, on set and on update (issue 29)', () => {
+    expect(call('plans', 'set', 'agents', '--rpm', '600', '--tpm', 'null', '--cache-mode', 'exact', '--cache-ttl', '86400', '--prompt-cache', 'auto')).toEqual({
+      method: 'PUT',
+      path: '/admin/plans/agents',
+      body: { rpm: 600, tpm: null, cache: { mode: 'exact', ttl_s: 86400 }, prompt_cache: 'auto' },
+    });
+    expect(call('plans', 'update', 'agents', '--cache-mode', 'off')).toEqual({ method: 'PATCH', path: '/admin/plans/agents', body: { cache: { mode: 'off' } } });
+    expect(call('plans', 'update', 'agents', '--prompt-cache', 'off', '--cache-mode', 'null')).toEqual({ method: 'PATCH', path: '/admin/plans/agents', body: { cache: null, prompt_cache: 'off' } });
+    expect(refusal('plans', 'set', 'agents', '--cache-mode', 'exact')).toBe(
+      'plans set replaces the whole plan and needs both --rpm and --tpm (missing: --rpm, --tpm; a whole number, or null for unlimited); to change only what you gave: plans update agents --cache-mode exact',
+    );
   });
 
   it('usage: group-by, dates, filters and CSV become query parameters', () => {
@@ -80,7 +109,14 @@ describe('admin CLI commands', () => {
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--rpm', '1.5'], "--rpm must be a whole number, or null for unlimited; got '1.5'"],
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--budget-usd', '$5'], "--budget-usd must be an amount of US dollars such as 25 or 0.5, or null; got '$5'"],
     [['keys', 'create', '--name'], "keys create: option '--name' needs a value"],
-    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models'],
+    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache'],
+    [['keys', 'update', ID, '--cache-mode', 'fuzzy'], "--cache-mode must be off, exact or semantic, or null to inherit the plan's; got 'fuzzy'"],
+    [['plans', 'update', 'free', '--cache-mode', 'on'], "--cache-mode must be off, exact or semantic, or null for off; got 'on'"],
+    [['keys', 'update', ID, '--prompt-cache', 'on'], "--prompt-cache must be auto or off, or null to inherit the plan's; got 'on'"],
+    [['keys', 'update', ID, '--cache-ttl', '600'], '--cache-ttl goes with --cache-mode exact or semantic (the cache setting is replaced whole), e.g. --cache-mode exact --cache-ttl 600'],
+    [['plans', 'update', 'free', '--cache-mode', 'null', '--cache-similarity', '0.9'], '--cache-similarity goes with --cache-mode exact or semantic (the cache setting is replaced whole), e.g. --cache-mode exact --cache-ttl 600'],
+    [['keys', 'update', ID, '--cache-mode', 'exact', '--cache-ttl', '1h'], "--cache-ttl must be a whole number of seconds, 1 to 2592000; got '1h'"],
+    [['plans', 'set', 'free', '--rpm', '5', '--tpm', '5', '--cache-mode', 'semantic', '--cache-similarity', 'high'], "--cache-similarity must be a number from 0 to 1 such as 0.95; got 'high'"],
     [['keys', 'get'], 'keys get needs the key id'],
     [['keys', 'get', ID, 'extra'], "keys get: unexpected argument 'extra'"],
     [['plans', 'set', 'free', '--rmp', '5'], "plans set: unknown option '--rmp'"],

@@ -3,7 +3,7 @@
  * a message that says what to type instead. Pure (no I/O), so every command is unit-tested.
  */
 import { parseArgs } from 'node:util';
-import { defined, keyBody, limit, need, path, teamBody, withQuery, type Values } from './admin-cli-bodies';
+import { keyBody, need, path, planBody, teamBody, withQuery, type Values } from './admin-cli-bodies';
 import { MORE_COMMANDS } from './admin-cli-more-commands';
 
 export interface Call {
@@ -49,6 +49,16 @@ export interface Command {
 const LIMIT = '<N|null>';
 const limitHelp = (what: string): string => `${what} per minute: a whole number, or null for unlimited`;
 
+/** The response cache and prompt caching of a key or a plan (issue 29); `nullMeans` says what null does there. */
+function cacheOptions(nullMeans: string): Record<string, Option> {
+  return {
+    'cache-mode': { type: 'string', arg: '<off|exact|semantic|null>', help: `response cache: exact answers the same request again at no cost, semantic a similar last message too (needs pgvector); null ${nullMeans}` },
+    'cache-ttl': { type: 'string', arg: '<seconds>', help: 'how long an answer is kept, 1 to 2592000 (default 3600); with --cache-mode' },
+    'cache-similarity': { type: 'string', arg: '<0..1>', help: 'how alike the last message must be for a semantic hit (default 0.95); with --cache-mode' },
+    'prompt-cache': { type: 'string', arg: '<auto|off|null>', help: `provider prompt caching: auto marks Claude's cache breakpoints and sends OpenAI a prompt_cache_key; null ${nullMeans}` },
+  };
+}
+
 const KEY_FIELDS: Record<string, Option> = {
   name: { type: 'string', arg: '<name>', help: 'a name to recognise the key by' },
   plan: { type: 'string', arg: '<plan>', help: 'plan slug (see: plans list)' },
@@ -59,6 +69,7 @@ const KEY_FIELDS: Record<string, Option> = {
   'budget-usd': { type: 'string', arg: '<USD|null>', help: 'dollar budget, e.g. 25 or 0.5 (with --budget-period)' },
   'budget-period': { type: 'string', arg: '<day|month|total>', help: 'what the budget covers: a UTC day, a UTC month, or all time' },
   models: { type: 'string', arg: '<id,id,...|null>', help: 'the only models the key may call, comma separated' },
+  ...cacheOptions("inherits the plan's (the key's setting wins over its plan's)"),
 };
 
 const TEAM_FIELDS: Record<string, Option> = {
@@ -67,9 +78,10 @@ const TEAM_FIELDS: Record<string, Option> = {
   'budget-period': KEY_FIELDS['budget-period']!,
 };
 
-const PLAN_LIMITS: Record<string, Option> = {
+const PLAN_FIELDS: Record<string, Option> = {
   rpm: { type: 'string', arg: LIMIT, help: limitHelp('requests') },
   tpm: { type: 'string', arg: LIMIT, help: limitHelp('tokens') },
+  ...cacheOptions('is off (keys on the plan inherit it)'),
 };
 
 export const COMMANDS: readonly Command[] = [
@@ -136,33 +148,33 @@ export const COMMANDS: readonly Command[] = [
       return { method: 'PATCH', path: path('/admin/teams', need(id, 'the team id')), body };
     },
   },
-  { name: 'plans list', summary: 'list plans and their limits', options: {}, build: () => ({ method: 'GET', path: '/admin/plans' }) },
+  { name: 'plans list', summary: 'list plans, their limits and caching', options: {}, build: () => ({ method: 'GET', path: '/admin/plans' }) },
   {
     name: 'plans set',
     target: '<name>',
-    summary: 'create a plan or replace it whole: both --rpm and --tpm are required',
-    options: PLAN_LIMITS,
+    summary: 'create a plan or replace it whole: both --rpm and --tpm are required; caching left out is off',
+    options: PLAN_FIELDS,
     build(values, name) {
       need(name, 'the plan name');
       const missing = ['rpm', 'tpm'].filter((field) => values[field] === undefined);
       if (missing.length > 0) {
-        const given = ['rpm', 'tpm'].filter((field) => values[field] !== undefined).map((field) => ` --${field} ${String(values[field])}`).join('');
+        const given = Object.keys(PLAN_FIELDS).filter((field) => values[field] !== undefined).map((field) => ` --${field} ${String(values[field])}`).join('');
         throw new Error(
           `plans set replaces the whole plan and needs both --rpm and --tpm (missing: ${missing.map((m) => `--${m}`).join(', ')}; ` +
             `a whole number, or null for unlimited)${given ? `; to change only what you gave: plans update ${name}${given}` : ''}`,
         );
       }
-      return { method: 'PUT', path: path('/admin/plans', name!), body: { rpm: limit(values, 'rpm'), tpm: limit(values, 'tpm') } };
+      return { method: 'PUT', path: path('/admin/plans', name!), body: planBody(values) };
     },
   },
   {
     name: 'plans update',
     target: '<name>',
-    summary: 'change only the limits given; the others stay as they are',
-    options: PLAN_LIMITS,
+    summary: 'change only the limits and caching given; the others stay as they are',
+    options: PLAN_FIELDS,
     build(values, name) {
-      const body = defined({ rpm: limit(values, 'rpm'), tpm: limit(values, 'tpm') });
-      if (Object.keys(body).length === 0) throw new Error('plans update needs --rpm and/or --tpm');
+      const body = planBody(values);
+      if (Object.keys(body).length === 0) throw new Error(`plans update needs at least one of ${optionList(PLAN_FIELDS)}`);
       return { method: 'PATCH', path: path('/admin/plans', need(name, 'the plan name')), body };
     },
   },
@@ -175,7 +187,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'usage',
-    summary: 'requests, errors, tokens and cost from the ledger (default: the last 7 days by day, key and model)',
+    summary: 'requests, errors, tokens, cost, cache hits and dollars saved from the ledger (default: the last 7 days by day, key and model)',
     options: {
       'group-by': { type: 'string', arg: '<key,team,model,provider,day,hour>', help: 'one or more of key, team, model, provider, day, hour, comma separated' },
       from: { type: 'string', arg: '<date>', help: 'start (inclusive): 2026-11-01 or 2026-11-01T08:00:00Z' },

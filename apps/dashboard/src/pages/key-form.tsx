@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
+import { cacheBodyOf, cacheDraftOf, cacheSummary, promptSummary, type CacheDraft } from '../cache-settings';
+import { CacheFields } from '../components/cache-fields';
 import { FormError } from '../components/form-error';
 import { Field } from '../components/ui';
 import { failureOf, messageFor, type FormFailure } from '../form-errors';
@@ -15,6 +17,8 @@ interface Draft {
   tpm: string;
   models: string[];
   expires: string;
+  /** The response cache and prompt caching; '' inherits the plan's. */
+  caching: CacheDraft;
 }
 
 /** A plan's limit in few characters, so the option fits its select: 100000 → 100k, null → ∞. */
@@ -43,6 +47,7 @@ function draftOf(key: Key | undefined, plans: Plan[]): Draft {
     tpm: key?.tpm === null || key?.tpm === undefined ? '' : String(key.tpm),
     models: key?.models ?? [],
     expires: key?.expires_at ? key.expires_at.slice(0, 16) : '',
+    caching: cacheDraftOf(key?.cache, key?.prompt_cache, 'key'),
   };
 }
 
@@ -59,19 +64,22 @@ function bodyOf(draft: Draft, key: Key | undefined): Record<string, unknown> {
     tpm: numberOr(draft.tpm),
     models: draft.models.length ? draft.models : null,
     expires_at: draft.expires ? new Date(`${draft.expires}:00Z`).toISOString() : null,
+    ...cacheBodyOf(draft.caching),
   };
   if (!key) return Object.fromEntries(Object.entries(full).filter(([, value]) => value !== null));
   const before = bodyOf(draftOf(key, []), undefined);
   return Object.fromEntries(Object.entries(full).filter(([name, value]) => JSON.stringify(value ?? null) !== JSON.stringify(before[name] ?? null)));
 }
 
-/** Create a key (Name, Plan, Team, Budget (USD) …) or change one; the server's messages show beside the field they name. */
+/** Create a key (Name, Plan, Team, Budget (USD), caching …) or change one; the server's messages show beside the field they name. */
 export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: { keyToEdit?: Key; plans: Plan[]; teams: Team[]; models: string[]; onDone: (result: Key & { key?: string }) => void; onCancel: () => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(keyToEdit, plans));
   const [failure, setFailure] = useState<FormFailure>();
   const [busy, setBusy] = useState(false);
   const set = (change: Partial<Draft>): void => setDraft((current) => ({ ...current, ...change }));
   const id = keyToEdit ? `edit-${keyToEdit.id.slice(0, 8)}` : 'new-key';
+  const plan = plans.find((p) => p.name === draft.plan);
+  const inherited = plan && { cache: cacheSummary(plan.cache).toLowerCase(), prompt: promptSummary(plan.prompt_cache).toLowerCase() };
   // A long list of models scrolls in its box: say so, where it does (a phone), and only there.
   const checks = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
@@ -145,6 +153,7 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
         <Field label="Expires (UTC)" id={`${id}-expires`} error={messageFor(failure, 'expires_at')} hint="Empty: never">
           <input id={`${id}-expires`} type="datetime-local" value={draft.expires} onInput={(e) => set({ expires: e.currentTarget.value })} />
         </Field>
+        <CacheFields id={id} owner="key" draft={draft.caching} onChange={(change) => setDraft((current) => ({ ...current, caching: { ...current.caching, ...change } }))} failure={failure} inherited={inherited} />
       </div>
       <fieldset class={`models${messageFor(failure, 'models') ? ' invalid' : ''}`}>
         <legend>Allowed models {draft.models.length ? `(${draft.models.length})` : '(all: none ticked)'}</legend>

@@ -1,6 +1,7 @@
 import { Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { api } from '../api';
+import { cacheSummary, promptSummary } from '../cache-settings';
 import { SecretOnce } from '../components/secret-once';
 import { Badge, Empty, ErrorNote, Loading, PageHeader, SpendBar } from '../components/ui';
 import { ago, dateTime } from '../format';
@@ -14,7 +15,22 @@ function status(key: Key): { tone: 'ok' | 'bad' | 'warn'; text: string } {
   return { tone: 'ok', text: 'Active' };
 }
 
-/** Keys: who can call the gateway, on which plan and budget, what they spent and when they last called. */
+/**
+ * A key's caching in its cell: its own settings, or its plan's marked "(plan)" — what applies
+ * either way, without opening the plan.
+ */
+function Caching({ item, plan }: { item: Key; plan: Plan | undefined }) {
+  const response = item.cache ? cacheSummary(item.cache) : plan ? `${cacheSummary(plan.cache)} (plan)` : 'plan';
+  const prompt = item.prompt_cache ? promptSummary(item.prompt_cache) : plan ? `${promptSummary(plan.prompt_cache)} (plan)` : 'plan';
+  return (
+    <>
+      <span class={item.cache ? undefined : 'muted'}>{response}</span>
+      <span class="sub">prompt {prompt.toLowerCase()}</span>
+    </>
+  );
+}
+
+/** Keys: who can call the gateway, on which plan, cache and budget, what they spent and when they last called. */
 export function KeysPage({ canWrite, session }: { canWrite: boolean; session: SessionView }) {
   const keys = useResource<Key[]>('/admin/keys?include=spend');
   const teams = useResource<Team[]>('/admin/teams');
@@ -26,6 +42,7 @@ export function KeysPage({ canWrite, session }: { canWrite: boolean; session: Se
   const [showRevoked, setShowRevoked] = useState(false);
 
   const teamName = useMemo(() => new Map((teams.data ?? []).map((t) => [t.id, t.name])), [teams.data]);
+  const planNamed = useMemo(() => new Map((plans.data ?? []).map((p) => [p.name, p])), [plans.data]);
   const models = useMemo(() => [...new Set((providers.data ?? []).flatMap((p) => p.endpoints.map((e) => e.model)))].sort(), [providers.data]);
   const list = (keys.data ?? []).filter((key) => showRevoked || !key.revoked_at);
   const revokedCount = (keys.data ?? []).filter((key) => key.revoked_at).length;
@@ -85,6 +102,7 @@ export function KeysPage({ canWrite, session }: { canWrite: boolean; session: Se
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Plan</th>
+                <th scope="col">Cache</th>
                 <th scope="col">Team</th>
                 <th scope="col">Budget and spend</th>
                 <th scope="col">Last used</th>
@@ -105,6 +123,9 @@ export function KeysPage({ canWrite, session }: { canWrite: boolean; session: Se
                       <td data-label="Plan">
                         {key.plan}
                         {(key.rpm !== null || key.tpm !== null) && <span class="muted small"> ({key.rpm ?? 'plan'} rpm, {key.tpm ?? 'plan'} tpm)</span>}
+                      </td>
+                      <td data-label="Cache">
+                        <Caching item={key} plan={planNamed.get(key.plan)} />
                       </td>
                       <td data-label="Team">{key.team_id ? (teamName.get(key.team_id) ?? '…') : <span class="muted">—</span>}</td>
                       <td data-label="Budget">
@@ -134,7 +155,7 @@ export function KeysPage({ canWrite, session }: { canWrite: boolean; session: Se
                     </tr>
                     {confirming === key.id && (
                       <tr class="confirm-row">
-                        <td colSpan={7}>
+                        <td colSpan={8}>
                           <div class="confirm" role="group" aria-label={`Confirm revoking ${key.name}`}>
                             <span>
                               Revoke <strong>{key.name}</strong>? Every client using it gets 401 at once. This cannot be undone.

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { cacheBodyOf, cacheDraftOf, cacheSummary, promptSummary, type CacheDraft } from '../cache-settings';
+import { CacheFields } from '../components/cache-fields';
 import { FormError } from '../components/form-error';
 import { Empty, ErrorNote, Field, Loading, PageHeader } from '../components/ui';
 import { count } from '../format';
@@ -9,17 +11,29 @@ import type { Key, Plan } from '../types';
 
 const limitOf = (text: string): number | string | null => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) ? Number(text) : text);
 
+/**
+ * The caching part of a plan's body. A new plan leaves out what is off (the gateway's default); an
+ * edit sends only what changed, so opening and saving a plan keeps a null as null.
+ */
+function cachingOf(draft: CacheDraft, plan: Plan | undefined): Record<string, unknown> {
+  const now = cacheBodyOf(draft);
+  if (!plan) return { ...(draft.mode === 'off' ? {} : { cache: now.cache }), ...(draft.prompt === 'auto' ? { prompt_cache: 'auto' } : {}) };
+  const before = cacheBodyOf(cacheDraftOf(plan.cache, plan.prompt_cache, 'plan'));
+  return Object.fromEntries(Object.entries(now).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(before[name as keyof typeof before])));
+}
+
 function PlanForm({ plan, onDone, onCancel }: { plan?: Plan; onDone: () => void; onCancel: () => void }) {
   const [name, setName] = useState(plan?.name ?? '');
   const [rpm, setRpm] = useState(plan?.rpm === null || plan?.rpm === undefined ? '' : String(plan.rpm));
   const [tpm, setTpm] = useState(plan?.tpm === null || plan?.tpm === undefined ? '' : String(plan.tpm));
+  const [caching, setCaching] = useState<CacheDraft>(() => cacheDraftOf(plan?.cache, plan?.prompt_cache, 'plan'));
   const [failure, setFailure] = useState<FormFailure>();
   const id = plan ? `plan-${plan.name}` : 'new-plan';
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     setFailure(undefined);
     try {
-      const body = { rpm: limitOf(rpm), tpm: limitOf(tpm) };
+      const body = { rpm: limitOf(rpm), tpm: limitOf(tpm), ...cachingOf(caching, plan) };
       if (plan) await api('PATCH', `/admin/plans/${encodeURIComponent(plan.name)}`, body);
       else await api('PUT', `/admin/plans/${encodeURIComponent(name.trim() || '-')}`, body);
       onDone();
@@ -42,6 +56,7 @@ function PlanForm({ plan, onDone, onCancel }: { plan?: Plan; onDone: () => void;
         <Field label="Tokens per minute" id={`${id}-tpm`} error={messageFor(failure, 'tpm')} hint="Empty: unlimited">
           <input id={`${id}-tpm`} inputMode="numeric" value={tpm} onInput={(e) => setTpm(e.currentTarget.value)} />
         </Field>
+        <CacheFields id={id} owner="plan" draft={caching} onChange={(change) => setCaching((current) => ({ ...current, ...change }))} failure={failure} />
       </div>
       <FormError failure={failure} />
       <div class="buttons">
@@ -52,7 +67,7 @@ function PlanForm({ plan, onDone, onCancel }: { plan?: Plan; onDone: () => void;
   );
 }
 
-/** Plans: the per-minute limits keys inherit (a key's own rpm / tpm override them). */
+/** Plans: the per-minute limits and the caching keys inherit (a key's own settings override them). */
 export function PlansPage({ canWrite }: { canWrite: boolean }) {
   const plans = useResource<Plan[]>('/admin/plans');
   const keys = useResource<Key[]>('/admin/keys');
@@ -76,7 +91,7 @@ export function PlansPage({ canWrite }: { canWrite: boolean }) {
     <>
       <PageHeader
         title="Plans"
-        lead="Limits per key over a sliding minute, exact across replicas. Changes apply on every replica within a second."
+        lead="Limits per key over a sliding minute, exact across replicas, and the caching its keys inherit. Changes apply on every replica within a second."
         actions={canWrite && !editing ? <button type="button" class="primary" onClick={() => setEditing('new')}>New plan</button> : undefined}
       />
       {editing && <PlanForm plan={editing === 'new' ? undefined : editing} onDone={done} onCancel={() => setEditing(undefined)} />}
@@ -92,6 +107,8 @@ export function PlansPage({ canWrite }: { canWrite: boolean }) {
                 <th scope="col">Plan</th>
                 <th scope="col">Requests per minute</th>
                 <th scope="col">Tokens per minute</th>
+                <th scope="col">Response cache</th>
+                <th scope="col">Prompt caching</th>
                 <th scope="col">Active keys</th>
                 {canWrite && <th scope="col"><span class="visually-hidden">Actions</span></th>}
               </tr>
@@ -102,6 +119,8 @@ export function PlansPage({ canWrite }: { canWrite: boolean }) {
                   <th scope="row" data-label="Plan">{plan.name}</th>
                   <td data-label="Requests per minute">{plan.rpm === null ? 'Unlimited' : count(plan.rpm)}</td>
                   <td data-label="Tokens per minute">{plan.tpm === null ? 'Unlimited' : count(plan.tpm)}</td>
+                  <td data-label="Response cache">{cacheSummary(plan.cache)}</td>
+                  <td data-label="Prompt caching">{promptSummary(plan.prompt_cache)}</td>
                   <td data-label="Active keys">{keys.data ? users(plan) : '…'}</td>
                   {canWrite && (
                     <td class="row-actions">

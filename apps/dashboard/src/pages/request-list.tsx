@@ -11,8 +11,9 @@ const PAGE = 50;
 const REFRESH_MS = 15_000;
 
 /**
- * Recent requests from the ledger, newest first, filtered by key, model or errors only; the first
- * page refreshes every 15 seconds (like Usage), older pages hold still. A row opens its details.
+ * Recent requests from the ledger, newest first, filtered by key, model or errors only; the
+ * response cache's hit or miss shows under a row's status, and what a hit saved under its cost.
+ * The first page refreshes every 15 seconds (like Usage), older pages hold still. A row opens its details.
  */
 export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) => void; openId?: string }) {
   const [keyId, setKeyId] = useState('');
@@ -135,11 +136,12 @@ function RequestRow({ row, chosen, onOpen }: { row: LedgerRow; chosen: boolean; 
       </td>
       <td data-label="Status">
         <Badge tone={statusTone(row.status)}>{row.status}</Badge>
-        {row.error_type && <Cut class="sub" text={row.error_type} />}
+        {row.error_type ? <Cut class="sub" text={row.error_type} /> : row.cache && <span class="sub">cache {row.cache}</span>}
       </td>
       <td class="num" data-label="Cost">
         {usd(row.cost_usd)}
         <span class="sub" title="Tokens in / out">{count(row.input_tokens)} / {count(row.output_tokens)} tok</span>
+        {row.cache === 'hit' && <span class="sub" title="What this request would have cost without the response cache">saved {usd(row.saved_usd)}</span>}
       </td>
       <td class="num" data-label="Latency">
         {ms(row.latency_ms)}

@@ -1,5 +1,5 @@
 import { NotServed, NOT_SERVED, NOT_SERVED_REQUESTS } from '../components/not-served';
-import { count, usd } from '../format';
+import { count, hitRate, usd } from '../format';
 import type { UsageRow } from '../types';
 
 export interface Breakdown {
@@ -9,7 +9,7 @@ export interface Breakdown {
   label: (row: UsageRow) => string | null;
 }
 
-/** A breakdown of the range's usage (by key, team, model or provider), biggest spenders first. */
+/** A breakdown of the range's usage (by key, team, model or provider), biggest spenders first, with its cache hit rate and savings. */
 export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; rows: UsageRow[]; limit?: number }) {
   const total = rows.reduce((sum, row) => sum + Number(row.cost_usd), 0);
   const shown = limit ? rows.slice(0, limit) : rows;
@@ -28,6 +28,8 @@ export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; r
                 <th scope="col" class="num">Errors</th>
                 <th scope="col" class="num">Tokens in / out</th>
                 <th scope="col" class="num">Cost</th>
+                <th scope="col" class="num" title="Requests answered from the response cache">Hit rate</th>
+                <th scope="col" class="num" title="What the cache hits would have cost">Saved</th>
               </tr>
             </thead>
             <tbody>
@@ -47,6 +49,8 @@ export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; r
                       {count(row.input_tokens)} / {count(row.output_tokens)}
                     </td>
                     <td class="num" data-label="Cost">{usd(row.cost_usd)}</td>
+                    <td class="num" data-label="Hit rate" title={`${count(row.cache_hits)} cache hits`}>{hitRate(row.cache_hits, row.requests)}</td>
+                    <td class="num" data-label="Saved">{usd(row.saved_usd)}</td>
                   </tr>
                 );
               })}
