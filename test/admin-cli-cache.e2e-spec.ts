@@ -1,7 +1,7 @@
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { runAdminCli } from './support/admin-cli-run';
 import { startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
-import { createTestDatabase } from './support/services';
+import { createTestDatabase, query } from './support/services';
 
 /**
  * The admin CLI's caching options (issue 29) against a running gateway on PostgreSQL: what the
@@ -59,6 +59,8 @@ describe('admin CLI: response cache and prompt caching', () => {
 
     // Stored where the database has pgvector; refused on the mode, saying why, where it has not.
     const semantic = await runAdminCli(['plans', 'update', 'agents', '--cache-mode', 'semantic', '--cache-similarity', '0.9'], env);
+    const [vector] = await query<{ known: boolean }>(db.url, "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS known");
+    expect(semantic.code).toBe(vector!.known ? 0 : 1);
     if (semantic.code === 0) {
       expect(JSON.parse(semantic.stdout)).toMatchObject({ cache: { mode: 'semantic', similarity: 0.9 } });
     } else {

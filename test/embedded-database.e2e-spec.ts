@@ -89,6 +89,27 @@ describe('embedded database (PGlite) start', () => {
     }
   });
 
+  it('matches near-duplicate questions semantically with the bundled pgvector, and nothing else', async () => {
+    const { key } = await createKey(gateway!, 'free', { cache: { mode: 'semantic', similarity: 0.9 } });
+    const ask = async (content: string, system = 'Answer in one word.') => {
+      const res = await fetch(`${gateway!.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'system', content: system }, { role: 'user', content }] }),
+      });
+      const body = (await res.json()) as any;
+      return { status: res.status, cache: res.headers.get('x-rosetta-cache'), text: body.choices?.[0]?.message?.content };
+    };
+    const first = await ask('What is the capital city of France?');
+    expect(first).toMatchObject({ status: 200, cache: 'miss' });
+    // A rewording close enough (cosine 0.95 under the simulator's trigram embeddings) is the same question.
+    expect(await ask('what is the capital city of France')).toEqual({ status: 200, cache: 'hit', text: first.text });
+    // Another city is another question; so is the same question under other instructions.
+    expect((await ask('What is the capital city of Spain?')).cache).toBe('miss');
+    expect((await ask('Tell me a joke about penguins')).cache).toBe('miss');
+    expect((await ask('what is the capital city of France', 'Answer at length.')).cache).toBe('miss');
+  });
+
   it('on a first start without ADMIN_TOKEN, prints the generated token once with commands that work on its URL', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'rosetta-banner-'));
     const first = await startGateway({ ...env(), ROSETTA_DATA_DIR: fresh, ADMIN_TOKEN: undefined });

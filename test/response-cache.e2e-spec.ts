@@ -236,4 +236,16 @@ describe('response cache (exact)', () => {
     const cleared = await adminCall(a, 'PATCH', `/admin/keys/${off.id}`, { cache: null });
     expect(cleared.body.cache).toBeNull();
   });
+
+  it('refuses semantic mode on a PostgreSQL without pgvector, naming the field, and keeps exact mode working', async () => {
+    const onPlan = await adminCall(a, 'PUT', '/admin/plans/semantic-plan', { rpm: null, tpm: null, cache: { mode: 'semantic', similarity: 0.9 } });
+    expect(onPlan.status).toBe(400);
+    expect(onPlan.body.error).toMatchObject({ type: 'invalid_request_error', param: 'cache.mode', message: expect.stringContaining("'vector' extension (pgvector)") });
+    const onKey = await adminCall(b, 'POST', '/admin/keys', { name: 'semantic', plan: 'enterprise', cache: { mode: 'semantic' } });
+    expect(onKey.status).toBe(400);
+    expect(onKey.body.error.param).toBe('cache.mode');
+    const exact = await cachedKey({ mode: 'exact' });
+    expect((await adminCall(a, 'PATCH', `/admin/keys/${exact.id}`, { cache: { mode: 'semantic' } })).status).toBe(400);
+    expect((await adminCall(a, 'GET', `/admin/keys/${exact.id}`)).body.cache.mode).toBe('exact');
+  });
 });

@@ -48,10 +48,37 @@ export interface EmbeddingSpec {
 export function simulatedEmbedding(spec: EmbeddingSpec): number[] {
   const native = nativeDimensions(spec.model);
   const size = Math.min(spec.dimensions ?? native, native);
-  const full = normalise(randomValues(seedOf(spec), native));
+  const full = typeof spec.input === 'string' ? textVector(spec, spec.input, native) : normalise(randomValues(seedOf(spec), native));
   const head = full.slice(0, size);
   const shaped = spec.flavour === 'openai' && size < native ? normalise(head) : head;
   return shaped.map((value) => Math.fround(value));
+}
+
+/** How much of a text's vector is its own noise: enough that no vector is ever all zeros when shortened. */
+const NOISE = 0.1;
+/** Coordinates each character trigram touches. */
+const TRIGRAM_SPREAD = 8;
+
+/**
+ * A text's vector means something, as a real model's does: texts that share most of their
+ * character trigrams (a reworded question, a typo, other casing) point the same way, unrelated
+ * texts nearly at right angles. Each trigram adds ±1 at a few hashed coordinates (feature
+ * hashing); a little noise seeded by the whole input keeps every vector distinct. The semantic
+ * response cache is tested on this.
+ */
+function textVector(spec: EmbeddingSpec, text: string, size: number): number[] {
+  const features = new Array<number>(size).fill(0);
+  const folded = ` ${text.toLowerCase().replace(/\s+/g, ' ').trim()} `;
+  for (let i = 0; i + 3 <= folded.length; i++) {
+    const digest = createHash('sha256').update(`${bare(spec.model)}\n${spec.taskType ?? ''}\n${spec.title ?? ''}\n${folded.slice(i, i + 3)}`).digest();
+    for (let k = 0; k < TRIGRAM_SPREAD; k++) {
+      const word = digest.readUInt32LE(k * 4);
+      features[word % size]! += word & 0x80000000 ? -1 : 1;
+    }
+  }
+  const noise = normalise(randomValues(seedOf(spec), size));
+  const signal = normalise(features);
+  return normalise(signal.map((v, i) => v + NOISE * noise[i]!));
 }
 
 function seedOf(spec: EmbeddingSpec): Buffer {

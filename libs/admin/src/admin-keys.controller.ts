@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiKeyService, Public, TeamCacheService, type ApiKeyRecord, type Budget, type BudgetPeriod, type KeyChange } from '@rosetta/auth';
-import { cacheSettingsOf, presentCacheSettings, type PromptCacheMode } from '@rosetta/cache';
+import { cacheSettingsOf, presentCacheSettings, SemanticIndexService, type PromptCacheMode } from '@rosetta/cache';
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, PlanCacheService } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
@@ -58,6 +58,7 @@ export class AdminKeysController {
     private readonly registry: RegistryService,
     private readonly budgets: BudgetService,
     private readonly usage: UsageRepository,
+    private readonly semantic: SemanticIndexService,
   ) {}
 
   @Post()
@@ -125,6 +126,7 @@ export class AdminKeysController {
 
   /** Checks what refers to other records (plan, team, models) and turns the DTO into a change. */
   private async checked(dto: Partial<CreateKeyDto>, current?: ApiKeyRecord): Promise<KeyChange> {
+    this.semantic.check(dto.cache);
     if (dto.plan !== undefined && !(await this.plans.current(dto.plan))) throw GatewayError.invalidRequest(`Unknown plan '${dto.plan}'; see GET /admin/plans`, 'plan');
     if (dto.team_id && !(await this.teams.current(dto.team_id))) throw GatewayError.invalidRequest(`Unknown team '${dto.team_id}'; see GET /admin/teams`, 'team_id');
     let expiresAt: Date | null | undefined;

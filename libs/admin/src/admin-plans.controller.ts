@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Put, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
-import { cacheSettingsOf, presentCacheSettings, type PromptCacheMode } from '@rosetta/cache';
+import { cacheSettingsOf, presentCacheSettings, SemanticIndexService, type PromptCacheMode } from '@rosetta/cache';
 import { GatewayError } from '@rosetta/canonical';
 import { PLAN_NAME_PATTERN, PlanCacheService, PlanRepository, type PlanRecord } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
@@ -30,6 +30,7 @@ export class AdminPlansController {
   constructor(
     private readonly repository: PlanRepository,
     private readonly cache: PlanCacheService,
+    private readonly semantic: SemanticIndexService,
   ) {}
 
   @Get()
@@ -51,6 +52,7 @@ export class AdminPlansController {
   ): Promise<Record<string, unknown>> {
     checkedName(name);
     const dto = validateBody(UpsertPlanDto, body, { rejectUnknown: true });
+    this.semantic.check(dto.cache);
     auditChange(dto);
     const caching = { cache: cacheSettingsOf(dto.cache) ?? null, promptCache: (dto.prompt_cache ?? null) as PromptCacheMode | null };
     const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm, ...caching });
@@ -64,6 +66,7 @@ export class AdminPlansController {
   async update(@Param('name') name: string, @Body() body: unknown): Promise<Record<string, unknown>> {
     checkedName(name);
     const dto = validateBody(UpdatePlanDto, body, { rejectUnknown: true });
+    this.semantic.check(dto.cache);
     auditChange(dto);
     if (dto.rpm === undefined && dto.tpm === undefined && dto.cache === undefined && dto.prompt_cache === undefined) {
       throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited), 'cache' or 'prompt_cache'");

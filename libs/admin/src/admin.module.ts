@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminAuthThrottle } from './session/admin-auth-throttle.service';
 import { AuthModule } from '@rosetta/auth';
 import { DialectsModule } from '@rosetta/dialects';
+import { CacheModule } from '@rosetta/cache';
 import { BudgetModule, LimitsModule } from '@rosetta/limits';
 import { RegistryModule } from '@rosetta/registry';
 import { EndpointHealthModule } from '@rosetta/routing';
@@ -26,7 +27,7 @@ import { OidcService } from './session/oidc.service';
 import { SettingRepository } from './setting.repository';
 
 @Module({
-  imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule, EndpointHealthModule, DialectsModule],
+  imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule, EndpointHealthModule, DialectsModule, CacheModule],
   controllers: [
     AdminSessionController,
     AdminSessionsController,

@@ -5,3 +5,4 @@ export * from './response-cache-key';
 export * from './response-cache-store';
 export * from './response-cache.service';
 export * from './cache.module';
+export * from './semantic-index.service';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PGliteDriver } from 'typeorm-pglite';
 import { MIGRATIONS } from './migrations';
 
@@ -26,7 +27,8 @@ export function createDataSource(options: DatabaseOptions): DataSource {
   }
   const dir = resolve(options.dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
-  return new DataSource({ ...common, driver: new PGliteDriver({ dataDir: dir }).driver });
+  // pgvector is bundled (loaded, not yet created): the semantic response cache creates it on first use.
+  return new DataSource({ ...common, driver: new PGliteDriver({ dataDir: dir, extensions: { vector } }).driver });
 }
 
 /** Path of the embedded database, for the start-up message. */

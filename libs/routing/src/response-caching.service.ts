@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
-  cacheDirectives, cacheScope, effectiveCache, isStorable, responseCacheKey, ResponseCacheService, servedCopy, uncacheableReason,
+  cacheDirectives, cacheScope, effectiveCache, isStorable, responseCacheKey, ResponseCacheService, SemanticIndexService, servedCopy, uncacheableReason,
   type CachedAnswer, type ResponseCacheSettings,
 } from '@rosetta/cache';
-import { StreamedAnswer, type CanonicalRequest, type CanonicalResponse, type StreamEvent } from '@rosetta/canonical';
-import { PlanCacheService } from '@rosetta/limits';
+import { StreamedAnswer, type CanonicalRequest, type CanonicalResponse, type Message, type StreamEvent } from '@rosetta/canonical';
+import { estimateEmbeddingTokens, PlanCacheService } from '@rosetta/limits';
+import { APP_LOGGER, ROSETTA_CONFIG, type AppLogger, type RosettaConfig } from '@rosetta/platform';
+import { ExecutorService } from './executor.service';
+import { RoutingService } from './routing.service';
 import type { CallContext, ServedMeta } from './outcome';
 import { sessionId } from './session-affinity.service';
 
@@ -19,6 +22,11 @@ export interface CacheTicket {
   read: boolean;
   /** Its answer may be stored (no `no-store`). */
   write: boolean;
+  /**
+   * Semantic mode: the last user turn's text to match by embedding, within the scope and the
+   * context (everything but that text, hashed); its vector once computed, for the store.
+   */
+  semantic?: { scope: string; context: string; text: string; embedding?: number[] };
 }
 
 /**
@@ -28,9 +36,16 @@ export interface CacheTicket {
  */
 @Injectable()
 export class ResponseCachingService {
+  private warnedSemantic = false;
+
   constructor(
     private readonly cache: ResponseCacheService,
     private readonly plans: PlanCacheService,
+    private readonly semanticIndex: SemanticIndexService,
+    private readonly routing: RoutingService,
+    private readonly executor: ExecutorService,
+    @Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
   /**
@@ -55,13 +70,17 @@ export class ResponseCachingService {
       ctx.setHeaders?.({ 'x-rosetta-cache': 'bypass' });
       return undefined;
     }
-    return { key: responseCacheKey(request, cacheScope(key)!), settings, ...directives };
+    const scope = cacheScope(key)!;
+    const ticket: CacheTicket = { key: responseCacheKey(request, scope), settings, ...directives };
+    const text = settings.mode === 'semantic' && this.semanticIndex.supported ? lastUserText(request.messages) : undefined;
+    if (text) ticket.semantic = { scope, context: responseCacheKey(withoutLastTurn(request), scope), text };
+    return ticket;
   }
 
   /** The stored answer for a ticket that may read; a miss is noted on the ledger and the answer's headers. */
   async lookup(ticket: CacheTicket, ctx: CallContext): Promise<CachedAnswer | undefined> {
     if (!ticket.read) return undefined;
-    const found = await this.cache.read(ticket.key);
+    const found = (await this.cache.read(ticket.key)) ?? (await this.nearest(ticket, ctx));
     if (!found) {
       ctx.setHeaders?.({ 'x-rosetta-cache': 'miss' });
       if (ctx.usage) ctx.usage.cache = 'miss';
@@ -84,6 +103,46 @@ export class ResponseCachingService {
     if (usage) delete usage.costUsd;
     const answer: CachedAnswer = { response: { ...response, ...(usage ? { usage } : {}) }, model: meta.model, provider: meta.provider, protocol: meta.protocol, costUsd, storedAt: Date.now() };
     void this.cache.write(ticket.key, answer, ticket.settings.ttlS);
+    const semantic = ticket.semantic;
+    if (semantic?.embedding) {
+      this.semanticIndex.add(semantic.scope, semantic.context, semantic.embedding, ticket.key, ticket.settings.ttlS).catch((error: unknown) => this.semanticFailed(error));
+    }
+  }
+
+  /**
+   * Semantic mode after an exact miss: the stored answer whose last user turn is nearest to this
+   * one's (cosine ≥ the setting's similarity) in the same scope and context. The turn is embedded
+   * once, by RESPONSE_CACHE_EMBEDDING_MODEL, and the vector kept for the store. Any failure (the
+   * embedding upstream, the database) is a miss: the cache never fails a request.
+   */
+  private async nearest(ticket: CacheTicket, ctx: CallContext): Promise<CachedAnswer | undefined> {
+    const semantic = ticket.semantic;
+    if (!semantic) return undefined;
+    try {
+      semantic.embedding = await this.embed(semantic.text, ctx);
+      const match = await this.semanticIndex.nearest(semantic.scope, semantic.context, semantic.embedding);
+      if (!match || match.similarity < ticket.settings.similarity) return undefined;
+      return await this.cache.read(match.cacheKey);
+    } catch (error) {
+      this.semanticFailed(error);
+      return undefined;
+    }
+  }
+
+  /** The gateway's own embedding call: the executor's retries and fallbacks, no ledger row of its own. */
+  private async embed(text: string, ctx: CallContext): Promise<number[]> {
+    const request = { model: this.config.responseCache.embeddingModel, inputs: [{ type: 'text' as const, text }], routing: {} };
+    const plan = this.routing.planEmbedding(request, { largestInputTokens: estimateEmbeddingTokens(request.inputs).largest });
+    const outcome = await this.executor.embed(plan, request, { requestId: ctx.requestId, signal: ctx.signal });
+    const vector = outcome.response.embeddings[0];
+    if (!vector) throw new Error(`the embedding model ${request.model} returned no vector`);
+    return vector;
+  }
+
+  private semanticFailed(error: unknown): void {
+    if (this.warnedSemantic) return;
+    this.warnedSemantic = true;
+    this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'semantic response cache unavailable: answering without it');
   }
 
   /** Passes a stream through and stores its answer once it has finished whole. */
@@ -96,4 +155,17 @@ export class ResponseCachingService {
     const response = answer.response();
     if (response) this.store(ticket, response, meta, cost(response));
   }
+}
+
+/** The last turn's text when it is the user's own words (tool results and media are matched exactly). */
+function lastUserText(messages: readonly Message[]): string | undefined {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || last.content.some((part) => part.type !== 'text')) return undefined;
+  const text = last.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n').trim();
+  return text === '' ? undefined : text;
+}
+
+/** The request without its last turn's words: what must match exactly for a semantic hit. */
+function withoutLastTurn(request: CanonicalRequest): CanonicalRequest {
+  return { ...request, messages: [...request.messages.slice(0, -1), { role: 'user', content: [] }] };
 }
