@@ -23,7 +23,7 @@ function stopAllLoads() {
 
 /**
  * One load point against one target.
- * target: {name, url, headers, body, pid?}; opts: {connections, durationS, overallRate?}.
+ * target: {name, url, headers, body, nextBody?, pid?}; opts: {connections, durationS, overallRate?}.
  * Returns throughput (2xx per second), error counts, exact latency percentiles, and, when the
  * target has a pid, its RSS and CPU over the point.
  */
@@ -47,6 +47,8 @@ async function runLoad(target, { connections, durationS, overallRate }) {
     pipelining: 1,
   };
   if (overallRate) options.overallRate = overallRate;
+  // A target whose every request differs (the response cache's misses): a new body per request.
+  if (target.nextBody) options.requests = [{ setupRequest: (request) => ({ ...request, body: target.nextBody() }) }];
   const instance = autocannon(options);
   active.add(instance);
   instance.on('response', (client, statusCode, _bytes, responseTime) => {

@@ -36,6 +36,7 @@ const PLAN = QUICK
       dialectS: 1.5,
       dialectConnections: 64,
       hold: { count: 2000, rampMs: 3000, words: 16, tokensPerSecond: 2, targets: ['rosetta', 'rosetta-baseline'] },
+      cache: { connections: 16, seconds: 2.5, rounds: 1, rate: 200 },
       pauseMs: 300,
     }
   : {
@@ -54,6 +55,9 @@ const PLAN = QUICK
       dialectS: 4,
       dialectConnections: 64,
       hold: { count: 2000, rampMs: 4000, words: 24, tokensPerSecond: 2, targets: ['direct', 'floor', 'rosetta', 'rosetta-baseline', 'portkey'] },
+      // The response cache's stage (lib/response-cache.js): 16 connections keep the direct
+      // upstream latency-bound (20 ms a call), as a real model is.
+      cache: { connections: 16, seconds: 4, rounds: 3, rate: 200 },
       pauseMs: 500,
     };
 

@@ -153,4 +153,23 @@ function cloudSigningTable(results) {
   ) + `\n\n${c.calls.toLocaleString('en')} calls × ${c.rounds} rounds per variant (median), a ${c.bodyBytes}-byte body; token fetches for all Vertex calls: ${c.tokenFetches}.`;
 }
 
-module.exports = { targetsTable, throughputTable, addedLatencyTable, streamingTable, resourcesTable, concurrentStreamsTable, dialectsTable, cloudSigningTable };
+function responseCacheTable(results) {
+  const c = results.responseCache;
+  if (!c) return '(not measured in this run)';
+  const t = c.throughput;
+  const l = c.latency;
+  const rows = [
+    ['direct upstream', f(t.direct.rps), f(t.direct.latencyMs.p50, 2), '–', '–'],
+    ['Rosetta, cache off', f(t.off.rps), f(t.off.latencyMs.p50, 2), f(l.off.latencyMs.p50, 3), f(l.off.latencyMs.p99, 3)],
+    ['Rosetta, cache hit', f(t.hit.rps), f(t.hit.latencyMs.p50, 2), '–', '–'],
+    ['Rosetta, cache miss (stored)', '–', '–', f(l.miss.latencyMs.p50, 3), f(l.miss.latencyMs.p99, 3)],
+  ];
+  const s = c.settings;
+  return (
+    table(['', `req/s at c=${s.connections}`, 'p50 ms', `p50 ms at ${s.rate} req/s`, `p99 ms at ${s.rate} req/s`], rows) +
+    `\n\nA hit answers at **${f(c.hitOverDirect, 2)}×** the direct upstream's throughput (bar: ≥ ${c.bars.hitOverDirect}×); a miss adds **${f(c.missAddedP50Ms, 3)} ms** p50 over the same new requests with the cache off (bar: ≤ ${c.bars.missCeilingMs} ms). ` +
+    `${s.rounds} round(s) of ${s.seconds} s per point, targets rotated; every miss request is new (a counter in the prompt), and so is every cache-off request at the fixed rate.`
+  );
+}
+
+module.exports = { targetsTable, throughputTable, addedLatencyTable, streamingTable, resourcesTable, concurrentStreamsTable, dialectsTable, cloudSigningTable, responseCacheTable };

@@ -6,7 +6,7 @@
 // (report-before-after.js) and the chart (report-chart.js) have files of their own.
 const { f } = require('./report-format');
 const { evaluateTargets } = require('./report-targets');
-const { targetsTable, throughputTable, addedLatencyTable, streamingTable, resourcesTable, concurrentStreamsTable, dialectsTable, cloudSigningTable } = require('./report-tables');
+const { targetsTable, throughputTable, addedLatencyTable, streamingTable, resourcesTable, concurrentStreamsTable, dialectsTable, cloudSigningTable, responseCacheTable } = require('./report-tables');
 const { beforeAfter, beforeAfterTable, keyWords } = require('./report-before-after');
 const { chart } = require('./report-chart');
 
@@ -23,6 +23,7 @@ function tables(results) {
     [`${results.plan.hold.count} concurrent open streams`, concurrentStreamsTable(results)],
     [`Dialects × upstream protocols (Rosetta, ${results.plan.dialectConnections} connections, ${results.plan.dialectS} s per point)`, dialectsTable(results)],
     ['Cloud credentials: CPU per call over an unsigned one (in process, the built gateway code)', cloudSigningTable(results)],
+    ['Response cache: a hit against the direct upstream, a miss against the cache off', responseCacheTable(results)],
   ];
   let text = sections.map(([title, body]) => `### ${title}\n\n${body}`).join('\n\n');
   const cal = (results.calibration || []).map((c) => c.opsPerMs).filter((v) => v > 0);

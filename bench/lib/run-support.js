@@ -154,6 +154,7 @@ function emptyResults(plan) {
     concurrentStreams: [],
     dialects: [],
     cloudSigning: null,
+    responseCache: null,
     stageErrors: [],
     stageSeconds: {},
     calibration: [],

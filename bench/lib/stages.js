@@ -9,6 +9,7 @@ const { sleep, readRss } = require('./proc');
 const { diff, round } = require('./stats');
 const { log, rotate, byName, fmt, streamingPrompt, calibrate, assertAlive } = require('./run-support');
 const { cloudSigning } = require('./cloud-signing');
+const { responseCache } = require('./response-cache');
 
 async function warmUp({ results, plan: PLAN, systems: { rosetta, baseline, portkey }, targets }) {
   for (const target of targets) await runLoad(target, { connections: 64, durationS: PLAN.warmupS });
@@ -196,6 +197,7 @@ function stagesOf(plan) {
     ['dialects x upstream protocols', dialects],
     [`${plan.hold.count} concurrent open streams`, concurrentStreams],
     ['cloud credentials per call', cloudCredentials],
+    ['response cache: hits and misses', responseCache],
   ];
 }
 
