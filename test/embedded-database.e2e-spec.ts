@@ -75,8 +75,14 @@ describe('embedded database (PGlite) start', () => {
     const streamed = await client.chat.completions.create({ ...ask, stream: true, stream_options: { include_usage: true } }).withResponse();
     expect(streamed.response.headers.get('x-rosetta-cache')).toBe('hit');
     let text = '';
-    for await (const chunk of streamed.data) text += chunk.choices[0]?.delta?.content ?? '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of streamed.data) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      usage = chunk.usage ?? usage;
+    }
     expect(text).toBe(first.data.choices[0]!.message.content);
+    // The stream carries the stored answer's usage, at no cost.
+    expect(usage).toMatchObject({ prompt_tokens: first.data.usage!.prompt_tokens, completion_tokens: first.data.usage!.completion_tokens });
     expect(sim.requests().filter((r) => JSON.stringify(r.body).includes('cache me in process'))).toHaveLength(1);
     for (let i = 0; ; i++) {
       const usage = await fetch(`${gateway!.url}/admin/usage?key_id=${id}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }).then((r) => r.json() as Promise<any>);

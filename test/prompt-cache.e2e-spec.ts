@@ -83,7 +83,7 @@ describe('provider prompt caching', () => {
     for (let i = 0; ; i++) {
       const [found] = await query<{ n: number; cost: string; read: number; written: number; input: number }>(
         db.url,
-        `SELECT count(*)::int AS n, coalesce(sum(cost_usd), 0)::text AS cost, coalesce(sum(cached_tokens), 0)::int AS read,
+        `SELECT count(*)::int AS n, coalesce(sum(cost_usd), 0)::text AS cost, coalesce(sum(cache_read_tokens), 0)::int AS read,
                 coalesce(sum(cache_write_tokens), 0)::int AS written, coalesce(sum(input_tokens), 0)::int AS input
            FROM request_log WHERE api_key_id = $1`,
         [keyId],

@@ -35,8 +35,13 @@ describe('response cache key', () => {
   });
 
   it('writes keys sorted and leaves undefined fields out, so field order never matters', () => {
-    expect(canonicalText({ b: 1, a: { d: undefined, c: [1, 'x'] } })).toBe('{"a":{"c":[1,"x"]},"b":1}');
+    expect(canonicalText({ b: 1, a: { d: undefined, c: [1, 'x', null, true] } })).toBe('o2{1:ao1{1:ca4[n1;s1:xzt]}1:bn1;}');
     expect(canonicalText({ a: 1, b: 2 })).toBe(canonicalText({ b: 2, a: 1 }));
+  });
+
+  it('never writes two different values the same way (lengths, not escapes, delimit strings)', () => {
+    const values = [{ a: 'x', b: 'y' }, { a: 'x"b', b: '' }, { 'a:': 'x' }, { a: ['x', 'y'] }, { a: ['xy'] }, { a: 'xy' }, { a: 1 }, { a: '1' }, { a: null }, { a: 'z' }];
+    expect(new Set(values.map((v) => canonicalText(v))).size).toBe(values.length);
   });
 
   it('keeps a team to itself, and a key without a team to itself', () => {

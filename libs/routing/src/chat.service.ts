@@ -70,9 +70,11 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(asked);
     const ticket = this.caching.ticket(asked, ctx);
     const request = this.caching.withPromptCaching(asked, ctx, promptTokens);
+    // The lookup's round trip overlaps the routing (it never rejects: a store that fails is a miss).
+    const lookup = ticket && this.caching.lookup(ticket, ctx);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, false);
-    const hit = ticket && (await this.caching.lookup(ticket, ctx));
+    const hit = await lookup;
     if (hit) return this.fromCache(hit, request, ctx, promptTokens, false);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
@@ -104,9 +106,10 @@ export class ChatService {
     const promptTokens = estimatePromptTokens(asked);
     const ticket = this.caching.ticket(asked, ctx);
     const request = this.caching.withPromptCaching(asked, ctx, promptTokens);
+    const lookup = ticket && this.caching.lookup(ticket, ctx);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, true);
-    const hit = ticket && (await this.caching.lookup(ticket, ctx));
+    const hit = await lookup;
     if (hit) {
       const { response, meta } = await this.fromCache(hit, request, ctx, promptTokens, true);
       return { events: settleWhenDone(replayAsStream(response), { promptTokens, draft: ctx.usage, ctx }), meta, promptTokens };

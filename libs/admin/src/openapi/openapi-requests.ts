@@ -25,6 +25,7 @@ export const REQUEST_SCHEMAS: Json = {
       input_tokens: count,
       output_tokens: count,
       cached_tokens: { ...count, description: 'Input tokens read from a provider prompt cache' },
+      cache_read_tokens: { ...count, description: 'The same as cached_tokens, under the name ARCHITECTURE §9 gives it' },
       cache_write_tokens: { ...count, description: 'Input tokens written to a provider prompt cache' },
       reasoning_tokens: count,
       cost_usd: { type: 'string', description: 'USD as a decimal string, up to nine decimals' },
