@@ -83,7 +83,7 @@ export class ResponseCachingService {
     const found = (await this.cache.read(ticket.key)) ?? (await this.nearest(ticket, ctx));
     if (!found) {
       ctx.setHeaders?.({ 'x-rosetta-cache': 'miss' });
-      if (ctx.usage) ctx.usage.cache = 'miss';
+      ctx.usage?.cacheMiss();
     }
     return found;
   }

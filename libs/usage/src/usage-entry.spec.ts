@@ -99,3 +99,29 @@ describe('a charge past its budget hold (issue 26)', () => {
     expect(capCost(5, undefined)).toEqual({ charged: 5 });
   });
 });
+
+describe('response cache rows', () => {
+  const pricing = { prompt: '0.000001', completion: '0.000005', input_cache_read: '0.0000001', input_cache_write: '0.00000125' };
+
+  it('records a hit at cost 0 with what it saved, and its tokens as the answer had them', () => {
+    const draft = new UsageDraft({ requestId: 'r', dialect: 'anthropic', startedAt: 1000 });
+    draft.planned('rosetta/gpt-4o-mini', false, 'cache hit', 12);
+    draft.cacheHit('rosetta/gpt-4o-mini', 'openai', { inputTokens: 12, outputTokens: 30, cachedInputTokens: 4 }, 0.00016);
+    expect(toUsageRow(draft, 200, 1005)).toMatchObject({ cache: 'hit', costUsd: 0, savedUsd: 0.00016, inputTokens: 12, outputTokens: 30, cachedTokens: 4, attempts: 0, route: 'cache hit' });
+  });
+
+  it('records a miss at its real cost, with prompt-cache reads and writes apart', () => {
+    const draft = new UsageDraft({ requestId: 'r', dialect: 'openai', startedAt: 1000 });
+    draft.cacheMiss();
+    draft.served('rosetta/claude-sonnet-4-5', 'anthropic', pricing);
+    draft.reported({ inputTokens: 1000, outputTokens: 10, cachedInputTokens: 800, cacheCreationInputTokens: 100 });
+    const row = toUsageRow(draft, 200, 1005);
+    expect(row).toMatchObject({ cache: 'miss', savedUsd: null, cachedTokens: 800, cacheWriteTokens: 100 });
+    expect(row.costUsd).toBeCloseTo(100 * 1e-6 + 800 * 1e-7 + 100 * 1.25e-6 + 10 * 5e-6, 12);
+  });
+
+  it('leaves the cache columns empty for a key without one', () => {
+    const draft = new UsageDraft({ requestId: 'r', dialect: 'openai', startedAt: 1000 });
+    expect(toUsageRow(draft, 200, 1005)).toMatchObject({ cache: null, savedUsd: null, cacheWriteTokens: 0 });
+  });
+});

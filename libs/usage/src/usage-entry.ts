@@ -110,6 +110,11 @@ export class UsageDraft {
     this.savedUsd = savedUsd;
   }
 
+  /** Looked up in the response cache and not found: the answer is called for, and stored. */
+  cacheMiss(): void {
+    this.cache = 'miss';
+  }
+
   /** A cascade so far: the usage and cost of every model it activated, and how many. */
   cascaded(usage: Usage | undefined, costUsd: number, steps: number): void {
     this.reported(usage);
