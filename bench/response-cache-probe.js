@@ -6,7 +6,7 @@
 // - cpu: the ticket (settings, Cache-Control, the sorted canonical request hashed in its scope),
 //   per request, over decoding the same request without it;
 // - redis: the lookup's round trip (a GET of a key that is not there) on an idle connection.
-// The answer's store happens after the response is written, off the client's wait. Prints JSON.
+// The answer's store is sent, not awaited, as the response is written. Prints JSON.
 const { join } = require('node:path');
 
 const root = process.argv[2] || join(__dirname, '..');

@@ -194,6 +194,23 @@ describe('response cache (exact)', () => {
     expect(many.headers.get('x-rosetta-cache')).toBe('bypass');
   });
 
+  it('stops serving an answer once its TTL has passed, and stores the fresh one', async () => {
+    const key = await cachedKey({ mode: 'exact', ttl_s: 1 });
+    const question = 'a one-second answer';
+    sim.script({ match: question, reply: { text: 'the old answer' }, times: 1 });
+    expect(await ask(a, key.key, 'openai', question)).toMatchObject({ cache: 'miss', text: 'the old answer' });
+    expect(await ask(b, key.key, 'openai', question)).toMatchObject({ cache: 'hit', text: 'the old answer' });
+    sim.script({ match: question, reply: { text: 'the new answer' } });
+    // Redis expires the entry a second after it was written: ask until it has (a hit until then).
+    let answer = await ask(a, key.key, 'openai', question);
+    for (let i = 0; i < 50 && answer.cache === 'hit'; i++) {
+      expect(answer.text).toBe('the old answer');
+      await new Promise((r) => setTimeout(r, 100));
+      answer = await ask(a, key.key, 'openai', question);
+    }
+    expect(answer).toMatchObject({ cache: 'miss', text: 'the new answer' });
+  });
+
   it('serves a hit when the budget is spent, and counts it against RPM', async () => {
     const spender = await cachedKey({ mode: 'exact' });
     const question = 'served even when the money is gone';

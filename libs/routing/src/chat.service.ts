@@ -74,7 +74,8 @@ export class ChatService {
     const lookup = ticket && this.caching.lookup(ticket, ctx);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, false);
-    const hit = await lookup;
+    // Without a cache, no await at all: the request goes on in the same tick, as before.
+    const hit = lookup && (await lookup);
     if (hit) return this.fromCache(hit, request, ctx, promptTokens, false);
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
@@ -109,7 +110,8 @@ export class ChatService {
     const lookup = ticket && this.caching.lookup(ticket, ctx);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, true);
-    const hit = await lookup;
+    // Without a cache, no await at all: the request goes on in the same tick, as before.
+    const hit = lookup && (await lookup);
     if (hit) {
       const { response, meta } = await this.fromCache(hit, request, ctx, promptTokens, true);
       return { events: settleWhenDone(replayAsStream(response), { promptTokens, draft: ctx.usage, ctx }), meta, promptTokens };

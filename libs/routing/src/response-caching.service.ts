@@ -102,15 +102,13 @@ export class ResponseCachingService {
     const usage = response.usage && { ...response.usage };
     if (usage) delete usage.costUsd;
     const answer: CachedAnswer = { response: { ...response, ...(usage ? { usage } : {}) }, model: meta.model, provider: meta.provider, protocol: meta.protocol, costUsd, storedAt: Date.now() };
-    // Written once the answer is on its way: serialising it and the store's round trip are not the
-    // client's wait (nothing changes the answer's parts after it is decoded).
-    setImmediate(() => {
-      void this.cache.write(ticket.key, answer, ticket.settings.ttlS);
-      const semantic = ticket.semantic;
-      if (semantic?.embedding) {
-        this.semanticIndex.add(semantic.scope, semantic.context, semantic.embedding, ticket.key, ticket.settings.ttlS).catch((error: unknown) => this.semanticFailed(error));
-      }
-    });
+    // Sent before the answer is written (not awaited): a client that asks again the moment it has
+    // its answer, on any replica, finds it stored.
+    void this.cache.write(ticket.key, answer, ticket.settings.ttlS);
+    const semantic = ticket.semantic;
+    if (semantic?.embedding) {
+      this.semanticIndex.add(semantic.scope, semantic.context, semantic.embedding, ticket.key, ticket.settings.ttlS).catch((error: unknown) => this.semanticFailed(error));
+    }
   }
 
   /**
