@@ -1,5 +1,5 @@
 import { createLogger, createRedisClient, loadConfig, type RedisClient } from '@rosetta/platform';
-import { redisCommand } from './support/redis-servers';
+import { redisCommand, waitUntil } from './support/redis-servers';
 import { startRedisCluster, startRedisSentinel, type RedisClusterTopology, type RedisSentinelTopology } from './support/redis-topology';
 
 const logger = createLogger('silent');
@@ -72,6 +72,17 @@ describe('the gateway\'s Redis client on a cluster and behind Sentinel', () => {
       expect(second.port).not.toBe(first.port);
       await client.set('client:again', '3');
       expect(await redisCommand(second, 'GET', 'client:again')).toBe('3');
+    });
+
+    it('finds the promoted replica when the master is lost with SIGKILL', async () => {
+      await client.set('client:replicated', '4');
+      // WAIT within the client's one-second command time-out; the replica may still be resyncing after the failovers above.
+      await waitUntil('the write replicated', async () => (await client.wait(1, 500)) === 1);
+      const promoted = await sentinel.killMaster();
+      // Writes fail (fast) while no master is known; the first one that succeeds is on the replica promoted.
+      await waitUntil('a write through the client', async () => (await client.set('client:survivor', '5')) === 'OK');
+      expect(await redisCommand(promoted, 'GET', 'client:survivor')).toBe('5');
+      expect(await client.get('client:replicated')).toBe('4');
     });
   });
 });

@@ -31,6 +31,11 @@ export interface RedisSentinelTopology {
    * names it, it answers as master, and the old master has become its replica.
    */
   failover(): Promise<RedisAddress>;
+  /**
+   * Kills the master with SIGKILL, as a lost node, and resolves with the replica the sentinels
+   * promoted on their own once every sentinel names it and it answers as master.
+   */
+  killMaster(): Promise<RedisAddress>;
   stop(): Promise<void>;
 }
 
@@ -109,8 +114,10 @@ export async function startRedisSentinel(name = 'rosetta-test'): Promise<RedisSe
     const taken = new Set<number>();
     const master = { host: HOST, port: await freePort(taken) };
     const replica = { host: HOST, port: await freePort(taken) };
-    group.spawn(['--port', String(master.port), ...SERVER_ARGS]);
-    group.spawn(['--port', String(replica.port), '--replicaof', master.host, String(master.port), ...SERVER_ARGS]);
+    const servers = new Map([
+      [master.port, group.spawn(['--port', String(master.port), ...SERVER_ARGS])],
+      [replica.port, group.spawn(['--port', String(replica.port), '--replicaof', master.host, String(master.port), ...SERVER_ARGS])],
+    ]);
     const sentinels: RedisAddress[] = [];
     for (let i = 0; i < 3; i++) {
       const port = await freePort(taken);
@@ -142,6 +149,17 @@ export async function startRedisSentinel(name = 'rosetta-test'): Promise<RedisSe
           return after !== undefined && after.port !== before.port && (await settledOn(sentinels, name, after));
         });
         await waitUntil(`the old master ${before.port} replicating`, async () => String(await redisCommand(before, 'INFO', 'replication')).includes('role:slave'));
+        return after!;
+      },
+      killMaster: async () => {
+        const before = await current();
+        for (const sentinel of sentinels) await waitUntil(`sentinel ${sentinel.port} ready to fail over`, () => canFailOver(sentinel, name));
+        servers.get(before.port)!.kill('SIGKILL');
+        let after: RedisAddress | undefined;
+        await waitUntil(`a master for ${name} replacing the killed ${before.port}`, async () => {
+          after = await masterNamedBy(sentinels[0]!, name);
+          return after !== undefined && after.port !== before.port && (await settledOn(sentinels, name, after));
+        });
         return after!;
       },
       stop: () => group.stop(),
