@@ -93,7 +93,7 @@ export function redisTopologyFromEnv(env: Env): RedisTopology | undefined {
   }
 }
 
-/** How the topology is named in logs and /readyz-adjacent messages: never with credentials. */
+/** How the topology is named in the gateway's logs: where it is, never its credentials. */
 export function describeRedisTopology(topology: RedisTopology): string {
   switch (topology.kind) {
     case 'url': {
