@@ -6,7 +6,6 @@ import { availableParallelism } from 'node:os';
 import { parseTrustedProxies } from './trusted-proxies';
 import { ConfigError } from './config-error';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
-import { redisTopologyFromEnv, type RedisTopology } from './redis-config';
 import { secretKeysFromEnv } from './secret-box';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
 
@@ -44,11 +43,7 @@ export interface RosettaConfig {
   adminHost?: string;
   databaseUrl?: string;
   dataDir: string;
-  /**
-   * The Redis shared by every replica and worker: REDIS_URL, REDIS_CLUSTER_NODES, or
-   * REDIS_SENTINELS with REDIS_SENTINEL_NAME (redis-config.ts); undefined without one.
-   */
-  redis?: RedisTopology;
+  redisUrl?: string;
   adminToken?: string;
   modelNamespace: string;
   bodyLimitBytes: number;
@@ -85,7 +80,7 @@ export interface RosettaConfig {
   responsesRetentionDays: number;
   /**
    * The response cache's limits (it is turned on per plan or key): RESPONSE_CACHE_MAX_ENTRY (the
-   * largest answer kept), RESPONSE_CACHE_MEMORY (the in-process store's size without Redis),
+   * largest answer kept), RESPONSE_CACHE_MEMORY (the in-process store's size without REDIS_URL),
    * RESPONSE_CACHE_EMBEDDING_MODEL (semantic mode's embedding model).
    */
   responseCache: { maxEntryBytes: number; memoryBytes: number; embeddingModel: string };
@@ -218,7 +213,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     adminHost: str(env, 'ADMIN_HOST'),
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
     dataDir: str(env, 'ROSETTA_DATA_DIR') ?? '.rosetta',
-    redis: redisTopologyFromEnv(env),
+    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
     adminToken,
     modelNamespace: namespace,
     bodyLimitBytes: size(env, 'BODY_LIMIT', 10 * 1024 ** 2),
