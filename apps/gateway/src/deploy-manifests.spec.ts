@@ -41,7 +41,7 @@ describe('docker-compose.yml', () => {
     for (const name of Object.keys(env)) expect(DOCUMENTED_VARS).toContain(name);
     const config = loadConfig(env);
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);
-    expect(config.redisUrl).toBe('redis://redis:6379');
+    expect(config.redis).toEqual({ kind: 'url', url: 'redis://redis:6379' });
     expect(parseInt(gateway.stop_grace_period, 10) * 1000).toBeGreaterThan(config.shutdownGraceMs);
     expect(gateway.healthcheck.test.join(' ')).toContain('/readyz');
   });

@@ -2,7 +2,7 @@ import { loadConfig } from '@rosetta/platform';
 import { availableParallelism } from 'node:os';
 import { planWorkers, restartDelayMs } from './worker-plan';
 
-const SHARED = { databaseUrl: 'postgres://db/rosetta', redisUrl: 'redis://redis:6379' };
+const SHARED = { databaseUrl: 'postgres://db/rosetta', redis: { kind: 'url' as const, url: 'redis://redis:6379' } };
 
 describe('planWorkers', () => {
   it('runs as many workers as asked when state is shared through PostgreSQL and Redis', () => {
@@ -11,21 +11,28 @@ describe('planWorkers', () => {
 
   it('takes WORKERS=1 as one process, with nothing to explain', () => {
     expect(planWorkers({ workers: 1, ...SHARED })).toEqual({ count: 1 });
-    expect(planWorkers({ workers: 1, databaseUrl: undefined, redisUrl: undefined })).toEqual({ count: 1 });
+    expect(planWorkers({ workers: 1, databaseUrl: undefined, redis: undefined })).toEqual({ count: 1 });
   });
 
   it('forces one process on the embedded database, saying why', () => {
-    expect(planWorkers({ workers: 8, databaseUrl: undefined, redisUrl: SHARED.redisUrl })).toEqual({
+    expect(planWorkers({ workers: 8, databaseUrl: undefined, redis: SHARED.redis })).toEqual({
       count: 1,
       forcedBecause: 'running one process, not WORKERS=8 (one per core unless set): the embedded database (no DATABASE_URL) can be opened by one process only',
     });
   });
 
   it('forces one process without Redis, whose in-memory limits workers would not share', () => {
-    expect(planWorkers({ workers: 2, databaseUrl: SHARED.databaseUrl, redisUrl: undefined })).toEqual({
+    expect(planWorkers({ workers: 2, databaseUrl: SHARED.databaseUrl, redis: undefined })).toEqual({
       count: 1,
-      forcedBecause: 'running one process, not WORKERS=2 (one per core unless set): without REDIS_URL rate limits are counted in memory, which workers would not share',
+      forcedBecause: 'running one process, not WORKERS=2 (one per core unless set): without REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS rate limits are counted in memory, which workers would not share',
     });
+  });
+
+  it('shares state through a Redis Cluster or a Sentinel-managed master as through REDIS_URL', () => {
+    for (const env of [{ REDIS_CLUSTER_NODES: 'redis-0:6379,redis-1:6379' }, { REDIS_SENTINELS: 'sentinel-0:26379', REDIS_SENTINEL_NAME: 'rosetta' }]) {
+      const config = loadConfig({ WORKERS: '4', DATABASE_URL: SHARED.databaseUrl, ...env });
+      expect(planWorkers(config)).toEqual({ count: 4 });
+    }
   });
 
   it('reads WORKERS from the environment, defaulting to the available parallelism', () => {

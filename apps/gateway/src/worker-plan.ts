@@ -10,16 +10,16 @@ export interface WorkerPlan {
 /**
  * How many workers a replica runs. Workers share state only through Redis and PostgreSQL, as
  * replicas do, so where a piece of state would live in one process's memory or file the replica
- * stays one process: the in-memory limiter (no REDIS_URL) would let each worker admit a key's
+ * stays one process: the in-memory limiter (no REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS) would let each worker admit a key's
  * whole limit, and the embedded PGlite database is a directory only one process may open.
  */
-export function planWorkers(config: Pick<RosettaConfig, 'workers' | 'redisUrl' | 'databaseUrl'>): WorkerPlan {
+export function planWorkers(config: Pick<RosettaConfig, 'workers' | 'redis' | 'databaseUrl'>): WorkerPlan {
   if (config.workers <= 1) return { count: 1 };
   if (!config.databaseUrl) {
     return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers} (one per core unless set): the embedded database (no DATABASE_URL) can be opened by one process only` };
   }
-  if (!config.redisUrl) {
-    return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers} (one per core unless set): without REDIS_URL rate limits are counted in memory, which workers would not share` };
+  if (!config.redis) {
+    return { count: 1, forcedBecause: `running one process, not WORKERS=${config.workers} (one per core unless set): without REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS rate limits are counted in memory, which workers would not share` };
   }
   return { count: config.workers };
 }

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { parseTrustedProxies } from './trusted-proxies';
 import { ConfigError } from './config-error';
 import { dashboardConfig, type DashboardConfig } from './dashboard-config';
+import { redisTopologyFromEnv, type RedisTopology } from './redis-config';
 import { secretKeysFromEnv } from './secret-box';
 import { tracingConfig, type TracingConfig } from './tracing/tracing-config';
 
@@ -43,7 +44,11 @@ export interface RosettaConfig {
   adminHost?: string;
   databaseUrl?: string;
   dataDir: string;
-  redisUrl?: string;
+  /**
+   * The Redis shared by every replica and worker: REDIS_URL, REDIS_CLUSTER_NODES, or
+   * REDIS_SENTINELS with REDIS_SENTINEL_NAME (redis-config.ts); undefined without one.
+   */
+  redis?: RedisTopology;
   adminToken?: string;
   modelNamespace: string;
   bodyLimitBytes: number;
@@ -80,7 +85,7 @@ export interface RosettaConfig {
   responsesRetentionDays: number;
   /**
    * The response cache's limits (it is turned on per plan or key): RESPONSE_CACHE_MAX_ENTRY (the
-   * largest answer kept), RESPONSE_CACHE_MEMORY (the in-process store's size without REDIS_URL),
+   * largest answer kept), RESPONSE_CACHE_MEMORY (the in-process store's size without Redis),
    * RESPONSE_CACHE_EMBEDDING_MODEL (semantic mode's embedding model).
    */
   responseCache: { maxEntryBytes: number; memoryBytes: number; embeddingModel: string };
@@ -213,7 +218,7 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     adminHost: str(env, 'ADMIN_HOST'),
     databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
     dataDir: str(env, 'ROSETTA_DATA_DIR') ?? '.rosetta',
-    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redis: redisTopologyFromEnv(env),
     adminToken,
     modelNamespace: namespace,
     bodyLimitBytes: size(env, 'BODY_LIMIT', 10 * 1024 ** 2),

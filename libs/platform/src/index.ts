@@ -7,6 +7,7 @@ export * from './access-log';
 export * from './admin-surface';
 export * from './validate-body';
 export * from './redis';
+export * from './redis-config';
 export * from './metrics.service';
 export * from './platform.module';
 export * from './secret-box';

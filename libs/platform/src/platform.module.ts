@@ -17,7 +17,7 @@ export class PlatformModule {
       providers: [
         { provide: ROSETTA_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
-        { provide: REDIS_CLIENT, useFactory: () => (config.redisUrl ? createRedisClient(config.redisUrl, logger) : null) },
+        { provide: REDIS_CLIENT, useFactory: () => (config.redis ? createRedisClient(config.redis, logger) : null) },
         MetricsService,
         { provide: SECRET_BOX, useFactory: () => announceKeyFile(createSecretBox(config.secretKeys, config.databaseUrl ? undefined : { dataDir: config.dataDir }), logger) },
         { provide: TracingService, useFactory: () => TracingService.start(config.tracing, logger) },

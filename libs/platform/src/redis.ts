@@ -1,28 +1,83 @@
-import Redis from 'ioredis';
+import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { AppLogger } from './logger';
+import { describeRedisTopology, type RedisTopology } from './redis-config';
 
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
-export type RedisClient = Redis;
 
 /**
- * One shared connection. Commands fail fast while Redis is down (no unbounded offline queue), so a
- * caller can apply its documented fallback instead of hanging.
+ * The shared client: one server or a Sentinel-managed master (`Redis`), or a Redis Cluster
+ * (`Cluster`). Both carry the same command set, scripts (`defineCommand`), pipelines and MULTI,
+ * so callers use it without knowing which; what differs is that on a cluster every script,
+ * pipeline and MULTI must keep its keys in one hash slot (docs/decisions/0026).
  */
-export function createRedisClient(url: string, logger: AppLogger): Redis {
-  const client = new Redis(url, {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
-    commandTimeout: 1_000,
+export type RedisClient = Redis | Cluster;
+
+/**
+ * Commands fail fast while Redis is down (one retry, no unbounded wait), so a caller can apply
+ * its documented fallback instead of hanging. The same settings hold for every topology.
+ */
+const FAIL_FAST = {
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2_000,
+  commandTimeout: 1_000,
+} satisfies RedisOptions;
+
+/** Reconnection backs off to at most two seconds, so a returning Redis is found within that. */
+const backoff = (times: number): number => Math.min(times * 200, 2_000);
+
+/**
+ * A write that reached a demoted master (a replica now) did nothing: reconnect — which asks the
+ * sentinels for the new master — and send it again there.
+ */
+const toNewMaster = (error: Error): 2 | false => (error.message.startsWith('READONLY') ? 2 : false);
+
+function sentinelOptions(topology: Extract<RedisTopology, { kind: 'sentinel' }>): RedisOptions {
+  return {
+    ...FAIL_FAST,
+    sentinels: topology.sentinels,
+    name: topology.name,
+    username: topology.auth.username,
+    password: topology.auth.password,
+    sentinelPassword: topology.sentinelPassword,
     enableOfflineQueue: true,
-    retryStrategy: (times) => Math.min(times * 200, 2_000),
-  });
+    retryStrategy: backoff,
+    // No sentinel answering: try them all again soon rather than give up.
+    sentinelRetryStrategy: backoff,
+    // Subscribes to +switch-master on the sentinels and reconnects the moment one announces a
+    // failover, rather than when the old master's socket finally errors.
+    failoverDetector: true,
+    reconnectOnError: toNewMaster,
+  };
+}
+
+function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>): ClusterOptions {
+  return {
+    redisOptions: { ...FAIL_FAST, username: topology.auth.username, password: topology.auth.password },
+    enableOfflineQueue: true,
+    clusterRetryStrategy: backoff,
+    // A slot moving to a promoted replica is followed within a few hundred milliseconds.
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    slotsRefreshTimeout: 2_000,
+  };
+}
+
+/** The client for the configured topology; one per process, shared by every caller. */
+export function createRedisClient(topology: RedisTopology, logger: AppLogger): RedisClient {
+  const client: RedisClient =
+    topology.kind === 'cluster'
+      ? new Cluster(topology.nodes, clusterOptions(topology))
+      : topology.kind === 'sentinel'
+        ? new Redis(sentinelOptions(topology))
+        : new Redis(topology.url, { ...FAIL_FAST, enableOfflineQueue: true, retryStrategy: backoff });
+  const where = describeRedisTopology(topology);
   let down = false;
   client.on('error', (error: Error) => {
-    if (!down) logger.warn({ err: error.message }, 'redis unavailable');
+    if (!down) logger.warn({ err: error.message, redis: where }, 'redis unavailable');
     down = true;
   });
   client.on('ready', () => {
-    if (down) logger.info('redis reconnected');
+    if (down) logger.info({ redis: where }, 'redis reconnected');
     down = false;
   });
   return client;

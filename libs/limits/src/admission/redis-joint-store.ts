@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '@rosetta/platform';
 import { BUDGET_LUA, holdsKey } from '../budget/redis-budget-store';
 import type { BudgetCounter } from '../budget/budget-store';
 import { RATE_WINDOW_LUA, windowResult, type ScriptReply } from '../limiter/redis-rate-limit-store';
@@ -71,7 +71,7 @@ if n > 0 then budget_settle(5, n, ARGV[6], ARGV[7]) end
 return 1
 `;
 
-type JointRedis = Redis & {
+type JointRedis = RedisClient & {
   rosettaAdmit(...args: (string | number)[]): Promise<(string | number)[]>;
   rosettaAdmitSettle(...args: (string | number)[]): Promise<number>;
 };
@@ -132,7 +132,7 @@ export class RedisJointStore {
   private readonly redis: JointRedis;
   private settlements: QueuedSettlement[] = [];
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     if (!('rosettaAdmit' in redis)) {
       redis.defineCommand('rosettaAdmit', { lua: ADMIT });
       redis.defineCommand('rosettaAdmitSettle', { lua: SETTLE });

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '@rosetta/platform';
 import type { BudgetCounter, BudgetStore, ReserveOutcome } from './budget-store';
 
 /**
@@ -97,7 +97,7 @@ end
 return 1
 `;
 
-type BudgetRedis = Redis & {
+type BudgetRedis = RedisClient & {
   budgetReserve(...args: (string | number)[]): Promise<[string, number, string, string]>;
   budgetSettle(...args: (string | number)[]): Promise<number>;
   budgetSeed(key: string, spent: string, expires: number): Promise<number>;
@@ -110,7 +110,7 @@ export function holdsKey(key: string): string {
 export class RedisBudgetStore implements BudgetStore {
   private readonly redis: BudgetRedis;
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     if (!('budgetReserve' in redis)) {
       redis.defineCommand('budgetReserve', { lua: RESERVE });
       redis.defineCommand('budgetSettle', { lua: SETTLE });

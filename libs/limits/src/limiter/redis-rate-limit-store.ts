@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { RedisClient } from '@rosetta/platform';
 import { toUnits, type RateLimitStore, type ReserveResult, type WindowResult } from './rate-limit-store';
 
 export const RATE_LIMIT_KEY_PREFIX = 'rosetta:rl:';
@@ -170,7 +170,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly commands: ScriptCommands;
 
   constructor(
-    private readonly client: Redis,
+    private readonly client: RedisClient,
     options: RedisRateLimitStoreOptions = {},
   ) {
     this.prefix = options.prefix ?? RATE_LIMIT_KEY_PREFIX;
