@@ -26,11 +26,22 @@ export class HealthController {
   @Get('readyz')
   async ready(@Res({ passthrough: true }) res: StatusResponse): Promise<Record<string, string>> {
     const [database, redis] = await Promise.all([
-      this.dataSource.query('SELECT 1').then(() => 'ok', () => 'unavailable'),
-      this.redis ? this.redis.ping().then(() => 'ok', () => 'unavailable') : Promise.resolve('not configured'),
+      answered(this.dataSource.query('SELECT 1')),
+      this.redis ? answered(this.redis.ping()) : Promise.resolve('not configured'),
     ]);
     const ready = database === 'ok' && redis !== 'unavailable';
     res.status(ready ? 200 : 503);
     return { status: ready ? 'ready' : 'not ready', database, redis };
   }
+}
+
+/** A probe answers within CHECK_MS, whatever a client does while its server is gone (a Cluster queues commands). */
+const CHECK_MS = 2_000;
+
+function answered(check: Promise<unknown>): Promise<'ok' | 'unavailable'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'unavailable'>((resolve) => {
+    timer = setTimeout(() => resolve('unavailable'), CHECK_MS);
+  });
+  return Promise.race([check.then(() => 'ok' as const, () => 'unavailable' as const), late]).finally(() => clearTimeout(timer));
 }
