@@ -1,5 +1,5 @@
-/** Test-only: canonical stream events put together into the parts a whole answer would have. */
-import type { AssistantContentPart, FinishReason, StreamEvent, Usage } from '@rosetta/canonical';
+/** Test-only: canonical stream events put together into the parts a whole answer would have (StreamedAnswer), failing on an in-stream error. */
+import { StreamedAnswer, type AssistantContentPart, type FinishReason, type StreamEvent, type Usage } from '@rosetta/canonical';
 
 export interface Accumulated {
   content: AssistantContentPart[];
@@ -8,48 +8,12 @@ export interface Accumulated {
 }
 
 export function accumulateEvents(events: StreamEvent[]): Accumulated {
-  const parts = new Map<number, AssistantContentPart>();
-  const out: Accumulated = { content: [] };
+  const answer = new StreamedAnswer();
   for (const event of events) {
-    switch (event.type) {
-      case 'text-start':
-        parts.set(event.index, { type: 'text', text: '' });
-        break;
-      case 'thinking-start':
-        parts.set(event.index, { type: 'thinking', text: '' });
-        break;
-      case 'text-delta':
-      case 'thinking-delta': {
-        const part = parts.get(event.index);
-        if (part?.type === 'text' || part?.type === 'thinking') part.text += event.text;
-        break;
-      }
-      case 'thinking-end': {
-        const part = parts.get(event.index);
-        if (part?.type === 'thinking' && event.signature) part.signature = event.signature;
-        break;
-      }
-      case 'redacted-thinking':
-        parts.set(event.index, { type: 'redacted_thinking', data: event.data, protocol: event.protocol });
-        break;
-      case 'tool-call-start':
-        parts.set(event.index, { type: 'tool_call', id: event.id, name: event.name, arguments: '' });
-        break;
-      case 'tool-call-delta': {
-        const part = parts.get(event.index);
-        if (part?.type === 'tool_call') part.arguments += event.argumentsDelta;
-        break;
-      }
-      case 'finish':
-        out.finishReason = event.finishReason;
-        if (event.usage) out.usage = event.usage;
-        break;
-      case 'error':
-        throw event.error;
-      default:
-        break;
-    }
+    if (event.type === 'error') throw event.error;
+    answer.add(event);
   }
-  out.content = [...parts.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
-  return out;
+  const response = answer.response();
+  if (!response) throw new Error('the stream never finished');
+  return { content: response.content, finishReason: response.finishReason, ...(response.usage ? { usage: response.usage } : {}) };
 }
