@@ -1,8 +1,5 @@
 import { isRecord } from '../http-io';
-import type { CacheSegment, CacheTtl } from '../prompt-cache/prompt-cache-types';
-
-/** Bedrock's limit on cache points in one request (Claude's four breakpoints). */
-export const MAX_CACHE_POINTS = 4;
+import { tooManyBreakpoints, TTL_ORDER_MESSAGE, ttlOrderViolation, type CacheSegment, type CacheTtl } from '../prompt-cache/prompt-cache-types';
 
 export type ConverseCachePoints = { ok: true; segments: CacheSegment[] } | { ok: false; message: string };
 
@@ -110,10 +107,8 @@ export function readConverseCachePoints(body: unknown): ConverseCachePoints {
     throw error;
   }
   const model = (message: string): ConverseCachePoints => ({ ok: false, message: `The model returned the following errors: ${message}` });
-  if (list.points.length > MAX_CACHE_POINTS) return model(`A maximum of ${MAX_CACHE_POINTS} blocks with cache_control may be provided. Found ${list.points.length}.`);
-  const firstFiveMinute = list.points.indexOf('5m');
-  if (firstFiveMinute >= 0 && list.points.indexOf('1h', firstFiveMinute) >= 0) {
-    return model("a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.");
-  }
+  const tooMany = tooManyBreakpoints(list.points.length);
+  if (tooMany) return model(tooMany);
+  if (ttlOrderViolation(list.points) >= 0) return model(TTL_ORDER_MESSAGE);
   return { ok: true, segments: list.segments };
 }

@@ -41,3 +41,19 @@ export const NO_CACHE_ACTIVITY: PromptCacheOutcome = { read: 0, write: { fiveMin
 export function tokensOfChars(chars: number): number {
   return Math.ceil(chars / 4);
 }
+
+/** Claude's limit on breakpoints in one request, on Anthropic's API and Bedrock's alike. */
+export const MAX_BREAKPOINTS = 4;
+
+export function tooManyBreakpoints(count: number): string | undefined {
+  return count > MAX_BREAKPOINTS ? `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${count}.` : undefined;
+}
+
+export const TTL_ORDER_MESSAGE =
+  "a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.";
+
+/** Claude refuses a 1-hour breakpoint after a 5-minute one (the shorter would expire inside the longer): its index, or -1. */
+export function ttlOrderViolation(ttls: readonly CacheTtl[]): number {
+  const firstFiveMinute = ttls.indexOf('5m');
+  return firstFiveMinute < 0 ? -1 : ttls.indexOf('1h', firstFiveMinute);
+}

@@ -1,8 +1,5 @@
 import { isRecord } from '../http-io';
-import type { CacheSegment, CacheTtl } from '../prompt-cache/prompt-cache-types';
-
-/** Anthropic's limit on `cache_control` blocks in one request. */
-export const MAX_CACHE_BREAKPOINTS = 4;
+import { tooManyBreakpoints, TTL_ORDER_MESSAGE, ttlOrderViolation, type CacheSegment, type CacheTtl } from '../prompt-cache/prompt-cache-types';
 
 export type AnthropicCachePoints = { ok: true; segments: CacheSegment[] } | { ok: false; message: string };
 
@@ -96,18 +93,6 @@ function addMessage(list: SegmentList, message: Record<string, unknown>, m: numb
   });
 }
 
-/** Anthropic refuses a 1-hour entry after a 5-minute one: the shorter would expire inside the longer. */
-function ttlOrderProblem(breakpoints: readonly Breakpoint[]): string | undefined {
-  let fiveMinuteSeen = false;
-  for (const point of breakpoints) {
-    if (point.ttl === '1h' && fiveMinuteSeen) {
-      return `${point.path}.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: \`tools\`, \`system\`, \`messages\`.`;
-    }
-    if (point.ttl === '5m') fiveMinuteSeen = true;
-  }
-  return undefined;
-}
-
 /**
  * The cacheable prefix of a Messages body (already read by convertAnthropicRequest): tools, then
  * system, then each message's blocks, each a segment whose counted characters add up to the
@@ -137,9 +122,8 @@ export function readAnthropicCachePoints(body: unknown): AnthropicCachePoints {
     if (error instanceof CacheControlError) return { ok: false, message: error.message };
     throw error;
   }
-  if (list.breakpoints.length > MAX_CACHE_BREAKPOINTS) {
-    return { ok: false, message: `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${list.breakpoints.length}.` };
-  }
-  const order = ttlOrderProblem(list.breakpoints);
-  return order ? { ok: false, message: order } : { ok: true, segments: list.segments };
+  const tooMany = tooManyBreakpoints(list.breakpoints.length);
+  if (tooMany) return { ok: false, message: tooMany };
+  const late = list.breakpoints[ttlOrderViolation(list.breakpoints.map((point) => point.ttl))];
+  return late ? { ok: false, message: `${late.path}.ttl: ${TTL_ORDER_MESSAGE}` } : { ok: true, segments: list.segments };
 }
