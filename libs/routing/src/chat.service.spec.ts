@@ -18,7 +18,7 @@ function hold(): BudgetHold & { settled: number[] } {
 }
 
 /** The response cache off, as it is for a key whose plan has none. */
-const noCache = { ticket: () => undefined, withPromptCaching: (request: CanonicalRequest) => request } as unknown as ResponseCachingService;
+const noCache = { prepare: (request: CanonicalRequest) => ({ request }) } as unknown as ResponseCachingService;
 
 /**
  * ChatService with its collaborators reduced to what the budget-hold bookkeeping touches:

@@ -68,8 +68,7 @@ export class ChatService {
 
   async complete(asked: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const promptTokens = estimatePromptTokens(asked);
-    const ticket = this.caching.ticket(asked, ctx);
-    const request = this.caching.withPromptCaching(asked, ctx, promptTokens);
+    const { request, ticket } = this.caching.prepare(asked, ctx, promptTokens);
     // The lookup's round trip overlaps the routing (it never rejects: a store that fails is a miss).
     const lookup = ticket && this.caching.lookup(ticket, ctx);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
@@ -105,8 +104,7 @@ export class ChatService {
    */
   async stream(asked: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
     const promptTokens = estimatePromptTokens(asked);
-    const ticket = this.caching.ticket(asked, ctx);
-    const request = this.caching.withPromptCaching(asked, ctx, promptTokens);
+    const { request, ticket } = this.caching.prepare(asked, ctx, promptTokens);
     const lookup = ticket && this.caching.lookup(ticket, ctx);
     const sticky = this.routing.isAuto(request.model) ? await this.mixture.session(request, ctx.key) : undefined;
     const plan = this.plan(request, ctx, promptTokens, sticky, true);

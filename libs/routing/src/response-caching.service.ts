@@ -49,27 +49,28 @@ export class ResponseCachingService {
   ) {}
 
   /**
-   * `prompt_cache: auto` (ARCHITECTURE §9): the request marked for Claude's breakpoints when it is
-   * long enough to cache, and given the session's `prompt_cache_key` for OpenAI unless it has one.
+   * The key's (or its plan's) caching, applied to a request as it arrives, resolved once: the
+   * response cache's ticket for the request as asked, and the request to send on — with
+   * `prompt_cache: auto` (ARCHITECTURE §9) marked for Claude's breakpoints when it is long enough
+   * to cache, and given the session's `prompt_cache_key` for OpenAI unless it has one.
    */
-  withPromptCaching(request: CanonicalRequest, ctx: CallContext, promptTokens: number): CanonicalRequest {
+  prepare(asked: CanonicalRequest, ctx: CallContext, promptTokens: number): { request: CanonicalRequest; ticket?: CacheTicket } {
     const key = ctx.key;
-    if (!key || effectiveCache(key, this.plans.get(key.plan)).promptCache !== 'auto') return request;
-    return { ...request, autoPromptCache: promptTokens >= MIN_CACHEABLE_PROMPT_TOKENS, promptCacheKey: request.promptCacheKey ?? sessionId(request, key.id) };
+    if (!key) return { request: asked };
+    const { cache, promptCache } = effectiveCache(key, this.plans.get(key.plan));
+    const ticket = cache ? this.ticket(asked, cache, key, ctx) : undefined;
+    if (promptCache !== 'auto') return { request: asked, ticket };
+    const request = { ...asked, autoPromptCache: promptTokens >= MIN_CACHEABLE_PROMPT_TOKENS, promptCacheKey: asked.promptCacheKey ?? sessionId(asked, key.id) };
+    return { request, ticket };
   }
 
-  /** The request's ticket, or undefined when its key has no cache (or it cannot take part: `bypass`). */
-  ticket(request: CanonicalRequest, ctx: CallContext): CacheTicket | undefined {
-    const key = ctx.key;
-    if (!key) return undefined;
-    const { cache: settings } = effectiveCache(key, this.plans.get(key.plan));
-    if (!settings) return undefined;
+  /** The request's ticket, or undefined when it cannot take part (`bypass`: no-store, n > 1). */
+  private ticket(request: CanonicalRequest, settings: ResponseCacheSettings, key: NonNullable<CallContext['key']>, ctx: CallContext): CacheTicket | undefined {
     const directives = cacheDirectives(ctx.cacheControl);
-    if (!directives.read) ctx.setHeaders?.({ 'x-rosetta-cache': 'bypass' });
-    if (!directives.write || uncacheableReason(request)) {
-      ctx.setHeaders?.({ 'x-rosetta-cache': 'bypass' });
-      return undefined;
-    }
+    const writable = directives.write && !uncacheableReason(request);
+    // Not read (no-cache, or not writable either): a bypass, whatever happens next.
+    if (!directives.read || !writable) ctx.setHeaders?.({ 'x-rosetta-cache': 'bypass' });
+    if (!writable) return undefined;
     const scope = cacheScope(key)!;
     const ticket: CacheTicket = { key: responseCacheKey(request, scope), settings, ...directives };
     const text = settings.mode === 'semantic' && this.semanticIndex.supported ? lastUserText(request.messages) : undefined;
