@@ -1,5 +1,6 @@
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+import { keyBudgetHolds, ledgerSpend, teamBudgetHolds } from './support/exactness-checks';
 import { createTestDatabase, query, startPrivateRedis, TEST_REDIS_URL } from './support/services';
 
 /** Two replicas sharing the real PostgreSQL and Redis, charging dollar budgets of keys and teams. */
@@ -38,57 +39,24 @@ describe('teams, dollar budgets and model allow-lists across replicas', () => {
       body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'spend a little' }], ...body }),
     });
 
-  /** Every replica writes its ledger batch within a second: wait for the rows, not for a time. */
-  async function ledger(column: 'api_key_id' | 'team_id', id: string, rows: number): Promise<{ n: number; spent: number }> {
-    for (let i = 0; ; i++) {
-      const [found] = await query<{ n: number; spent: string }>(db.url, `SELECT count(*)::int AS n, coalesce(sum(cost_usd), 0)::text AS spent FROM request_log WHERE ${column} = $1`, [id]);
-      if (found!.n >= rows || i >= 100) return { n: found!.n, spent: Number(found!.spent) };
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const ledger = (column: 'api_key_id' | 'team_id', id: string, rows: number) => ledgerSpend(db, column, id, rows);
 
   it('never lets concurrent spending on two replicas pass a key budget, and refuses with 402 naming it', async () => {
-    const budget = 0.0005;
-    const created = await adminCall(a, 'POST', '/admin/keys', { name: 'budgeted', plan: 'enterprise', budget_usd: budget, budget_period: 'day' });
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ budget_usd: '0.0005', budget_period: 'day' });
-    sim.script({ match: 'spend a little', reply: { text: 'some words to pay for', latencyMs: 200 } });
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => ask(i % 2 ? a : b, created.body.key)));
-    const ok = responses.filter((r) => r.status === 200);
-    const refused = responses.filter((r) => r.status === 402);
-    expect(ok.length + refused.length).toBe(40);
-    expect(ok.length).toBeGreaterThan(0);
-    expect(refused.length).toBeGreaterThan(0);
+    const { id, refused } = await keyBudgetHolds({ a, b, sim, db }, 0.0005);
     const body = (await refused[0]!.json()) as any;
     expect(body.error).toMatchObject({ type: 'budget_exceeded', code: 'budget_exceeded' });
     expect(body.error.message).toMatch(/^Budget exceeded: key 'budgeted' has used \$0\.\d{4} of its \$0\.0005 daily budget and this request may cost up to \$0\.\d{4}; it resets at \d{4}-\d\d-\d\dT00:00:00\.000Z$/);
-    // Keep spending one at a time until refused: the ledger never passes the budget.
-    const quick = { messages: [{ role: 'user', content: 'spend quickly' }] };
-    for (let i = 0; i < 60; i++) if ((await ask(i % 2 ? a : b, created.body.key, quick)).status === 402) break;
-    const spent = await ledger('api_key_id', created.body.id, ok.length);
-    expect(spent.spent).toBeGreaterThan(0);
-    expect(spent.spent).toBeLessThanOrEqual(budget);
-    const seen = await adminCall(b, 'GET', `/admin/keys/${created.body.id}`);
-    expect(seen.body).toMatchObject({ spend_period: 'day', resets_at: expect.stringMatching(/T00:00:00\.000Z$/) });
+    const seen = await adminCall(b, 'GET', `/admin/keys/${id}`);
+    expect(seen.body).toMatchObject({ budget_usd: '0.0005', budget_period: 'day', spend_period: 'day', resets_at: expect.stringMatching(/T00:00:00\.000Z$/) });
     expect(Number(seen.body.spend_usd)).toBeGreaterThan(0);
     expect(seen.body.spend_usd).not.toMatch(/e/);
   });
 
   it('charges two keys of one team to the team budget, which holds the same way', async () => {
-    const team = await adminCall(a, 'POST', '/admin/teams', { name: 'research', budget_usd: 0.0004, budget_period: 'month' });
-    expect(team.status).toBe(201);
-    const one = await createKey(a, 'enterprise', { team_id: team.body.id });
-    const two = await createKey(b, 'enterprise', { team_id: team.body.id });
-    sim.script({ match: 'team spend', reply: { text: 'shared budget words', latencyMs: 100 } });
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => ask(i % 2 ? a : b, i % 3 ? one.key : two.key, { messages: [{ role: 'user', content: 'team spend' }] })),
-    );
-    expect(results.some((r) => r.status === 402)).toBe(true);
-    const body = (await results.find((r) => r.status === 402)!.json()) as any;
+    const { teamId, refused } = await teamBudgetHolds({ a, b, sim, db }, 0.0004);
+    const body = (await refused.json()) as any;
     expect(body.error.message).toMatch(/^Budget exceeded: team 'research' has used .* of its \$0\.0004 monthly budget/);
-    const spent = await ledger('team_id', team.body.id, results.filter((r) => r.status === 200).length);
-    expect(spent.spent).toBeLessThanOrEqual(0.0004);
-    const seen = await adminCall(b, 'GET', `/admin/teams/${team.body.id}`);
+    const seen = await adminCall(b, 'GET', `/admin/teams/${teamId}`);
     expect(seen.body).toMatchObject({ name: 'research', budget_usd: '0.0004', budget_period: 'month' });
   });
 

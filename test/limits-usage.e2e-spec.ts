@@ -1,5 +1,6 @@
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
+import { freeKeyGetsExactly100, tokenLimitHolds } from './support/exactness-checks';
 import { createTestDatabase, query, startPrivateRedis, TEST_REDIS_URL } from './support/services';
 
 const OPENAI_PRICE = { prompt: 0.15e-6, completion: 0.6e-6 };
@@ -35,13 +36,9 @@ describe('plan limits across replicas, and the usage ledger', () => {
     });
 
   it('a Free key sending 130 tiny concurrent requests (no max_tokens) across two replicas gets exactly 100 through', async () => {
-    const { key } = await createKey(a, 'free');
-    const responses = await Promise.all(Array.from({ length: 130 }, (_, i) => ask(i % 2 ? a : b, key)));
+    const responses = await freeKeyGetsExactly100({ a, b, sim, db });
     const ok = responses.filter((r) => r.status === 200);
-    const limited = responses.filter((r) => r.status === 429);
-    expect(ok.length).toBe(100);
-    expect(limited.length).toBe(30);
-    for (const r of limited) {
+    for (const r of responses.filter((r) => r.status === 429)) {
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(r.headers.get('retry-after-ms'))).toBeGreaterThan(0);
       expect(r.headers.get('x-ratelimit-limit-requests')).toBe('100');
@@ -49,8 +46,6 @@ describe('plan limits across replicas, and the usage ledger', () => {
       const body = (await r.json()) as any;
       expect(body.error.type).toBe('rate_limit_error');
     }
-    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining-requests'))).sort((x, y) => x - y);
-    expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => i));
     for (const r of ok) {
       for (const h of ['limit-requests', 'reset-requests', 'limit-tokens', 'remaining-tokens', 'reset-tokens']) expect(r.headers.get(`x-ratelimit-${h}`)).not.toBeNull();
     }
@@ -71,19 +66,7 @@ describe('plan limits across replicas, and the usage ledger', () => {
   });
 
   it('a token budget holds across replicas, and settlement returns unused reservations', async () => {
-    const { key } = await createKey(a, 'enterprise', { rpm: null, tpm: 3000 });
-    // Each request reserves its estimated prompt (8 tokens for "hi") plus max_tokens 500 = 508:
-    // five fit in 3,000 tokens, whatever replica they land on. The upstream holds each answer for
-    // a second, so no reservation is settled (returning budget) while the burst arrives.
-    sim.script({ match: 'hi', reply: { text: 'held', latencyMs: 1000 }, times: 5 });
-    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => ask(i % 2 ? a : b, key, { max_tokens: 500 })));
-    expect(burst.filter((r) => r.status === 200).length).toBe(5);
-    const refused = burst.find((r) => r.status === 429)!;
-    expect((await refused.json()) as any).toEqual(expect.objectContaining({ error: expect.objectContaining({ type: 'rate_limit_error' }) }));
-    // The five were settled to their real usage (a few tokens each), so the budget is back.
-    const after = await ask(b, key, { max_tokens: 500 });
-    expect(after.status).toBe(200);
-    expect(Number(after.headers.get('x-ratelimit-remaining-tokens'))).toBeGreaterThan(1000);
+    await tokenLimitHolds({ a, b, sim, db });
   });
 
   it('a plan change made through one replica applies on the other', async () => {

@@ -39,6 +39,14 @@ describe('the gateway\'s Redis client on a cluster and behind Sentinel', () => {
       expect(within).toEqual([[null, 'OK'], [null, '1']]);
       await expect(client.pipeline().set('client:{t:1}:x', '1').set('client:{t:2}:x', '1').exec()).rejects.toThrow(/same slots allocation group/);
     });
+
+    // Last: it stops the cluster. A command must fail (the caller's fallback then applies), not
+    // wait in the client's queue for a cluster that is not coming back.
+    it('fails a command once every node is gone, rather than queueing it', async () => {
+      await cluster.stop();
+      await expect(client.get('client:{k:1}:a')).rejects.toThrow();
+      await expect(client.set('client:{k:1}:a', '2')).rejects.toThrow();
+    });
   });
 
   describe('REDIS_SENTINELS and REDIS_SENTINEL_NAME', () => {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { Public, TeamCacheService, TeamRepository, type TeamRecord } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
-import { BudgetService } from '@rosetta/limits';
+import { BudgetService, teamTag } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
 import { UsageRepository, usdString } from '@rosetta/usage';
 import { budgetOf, checkInclude, monthStart } from './admin-keys.controller';
@@ -65,7 +65,7 @@ export class AdminTeamsController {
   }
 
   private async withBudget(team: TeamRecord): Promise<Record<string, unknown>> {
-    const status = await this.budgets.status({ kind: 'team', id: team.id, name: team.name, budget: team.budget! });
+    const status = await this.budgets.status({ kind: 'team', id: team.id, name: team.name, budget: team.budget!, tag: teamTag(team.id) });
     return { ...presentTeam(team), spend_usd: usdString(status.spentUsd), spend_period: status.period, remaining_usd: usdString(status.remainingUsd), resets_at: status.resetsAt?.toISOString() ?? null };
   }
 

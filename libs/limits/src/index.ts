@@ -7,3 +7,4 @@ export * from './token-estimator';
 export * from './limiter';
 export * from './budget';
 export * from './admission';
+export * from './admission-slot';

@@ -53,13 +53,24 @@ function sentinelOptions(topology: Extract<RedisTopology, { kind: 'sentinel' }>)
 function clusterOptions(topology: Extract<RedisTopology, { kind: 'cluster' }>): ClusterOptions {
   return {
     redisOptions: { ...FAIL_FAST, username: topology.auth.username, password: topology.auth.password },
+    // Commands sent before the first connection wait for it; once every node is gone, each
+    // reconnection attempt (at most two seconds apart) fails what has queued since the last one,
+    // so a caller gets an error and applies its fallback instead of waiting for the cluster.
     enableOfflineQueue: true,
-    clusterRetryStrategy: backoff,
+    clusterRetryStrategy(this: Cluster, times: number): number {
+      (this as unknown as OfflineQueue).flushQueue(new Error('Redis Cluster unavailable: no node answers'));
+      return backoff(times);
+    },
     // A slot moving to a promoted replica is followed within a few hundred milliseconds.
     retryDelayOnFailover: 100,
     retryDelayOnClusterDown: 100,
     slotsRefreshTimeout: 2_000,
   };
+}
+
+/** The Cluster's own way to fail its queued commands (ioredis 5; not in its typings). */
+interface OfflineQueue {
+  flushQueue(error: Error): void;
 }
 
 /** The client for the configured topology; one per process, shared by every caller. */

@@ -39,7 +39,7 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
 
   afterAll(async () => {
     await removeKeys(one, prefix);
-    await removeKeys(one, '{rosetta:budget}:key:');
+    await removeKeys(one, 'rosetta:budget:');
     one.disconnect();
     two.disconnect();
   });

@@ -39,7 +39,7 @@ describe('JointAdmissionService (tokens and budgets in one Redis script)', () =>
 
   afterAll(async () => {
     await removeKeys(redis, prefix);
-    await removeKeys(redis, '{rosetta:budget}:key:');
+    await removeKeys(redis, 'rosetta:budget:');
     redis.disconnect();
   });
 

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyRecord } from '@rosetta/auth';
 import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
 import { randomUUID } from 'node:crypto';
+import { admissionTag } from '../admission-slot';
 import { BudgetService, type BudgetHold, type PreparedHold } from '../budget/budget.service';
 import type { LimitState } from '../limiter/rate-limit-headers';
 import { noTokens, RateLimitService, requestKey, tokenKey, type TokenRequest, type TokenReservation } from '../limiter/rate-limit.service';
@@ -56,8 +57,9 @@ export class JointAdmissionService {
     const counting = uncounted(count);
     const job: JointRequest = {
       windowMs: this.limits.windowMs,
-      requests: counting && rpm !== null ? { keys: shared.windows.keys(requestKey(key.id)), limit: rpm, member: `${randomUUID()}:1` } : undefined,
-      tokens: tpm === null ? undefined : { keys: shared.windows.keys(tokenKey(key.id)), units, limit: tpm, member: `${randomUUID()}:${units}` },
+      tag: admissionTag(key),
+      requests: counting && rpm !== null ? { keys: shared.windows.keys(requestKey(key)), limit: rpm, member: `${randomUUID()}:1` } : undefined,
+      tokens: tpm === null ? undefined : { keys: shared.windows.keys(tokenKey(key)), units, limit: tpm, member: `${randomUUID()}:${units}` },
       budget: hold && { counters: hold.counters, amount: hold.amount, holdId: hold.holdId, holdTtlMs: this.budgets.holdTtlMs },
     };
     if (!job.requests && !job.tokens && !job.budget) return { tokens: noTokens(this.counted(key, count, counting, null, null)) };

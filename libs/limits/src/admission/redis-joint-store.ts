@@ -99,6 +99,8 @@ export interface JointBudget {
 /** What one admission script takes: any of the three, on the limiter's window length. */
 export interface JointRequest {
   windowMs: number;
+  /** The admission tag (admissionTag) every key below carries: one Redis Cluster slot. */
+  tag: string;
   /** Counts the request against RPM; absent when it is not counted here. */
   requests?: JointWindow;
   tokens?: JointTokens;
@@ -125,8 +127,8 @@ export type JointOutcome = {
 /**
  * A request's count against RPM, its token reservation and its budget holds in ONE script, and
  * their settlement in one more: whatever limits a key has, it costs one round trip before the
- * upstream call. The windows and the budget counters live under different hash tags, so this
- * needs one Redis server (as the gateway's client is), not a Redis Cluster.
+ * upstream call. Every key of one admission carries its admission tag, so each script is one
+ * call on a Redis Cluster too (docs/decisions/0026).
  */
 export class RedisJointStore {
   private readonly redis: JointRedis;
@@ -185,13 +187,25 @@ export class RedisJointStore {
     const args = [keys.length, ...keys, request.windowMs, Math.floor(now), tokens?.member ?? '', actualTokens, budget?.counters.length ?? 0, budget?.holdId ?? '', String(actualNanos)];
     return new Promise((resolve, reject) => {
       const settled = (error: unknown): void => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve());
-      if (this.settlements.push({ args, settled }) === 1) setImmediate(() => this.sendSettlements());
+      if (this.settlements.push({ tag: request.tag, args, settled }) === 1) setImmediate(() => this.sendSettlements());
     });
   }
 
   private sendSettlements(): void {
     const batch = this.settlements;
     this.settlements = [];
+    if (!this.redis.isCluster) return this.send(batch);
+    // A cluster pipeline must stay in one slot: one per admission tag touched this turn.
+    const byTag = new Map<string, QueuedSettlement[]>();
+    for (const queued of batch) {
+      const group = byTag.get(queued.tag);
+      if (group) group.push(queued);
+      else byTag.set(queued.tag, [queued]);
+    }
+    for (const group of byTag.values()) this.send(group);
+  }
+
+  private send(batch: QueuedSettlement[]): void {
     if (batch.length === 1) {
       const [one] = batch as [QueuedSettlement];
       this.redis.rosettaAdmitSettle(...one.args).then(() => one.settled(null), one.settled);
@@ -207,6 +221,7 @@ export class RedisJointStore {
 }
 
 interface QueuedSettlement {
+  tag: string;
   args: (string | number)[];
   settled(error: unknown): void;
 }
@@ -224,8 +239,11 @@ function tokenResult(status: string, reply: ScriptReply, tokens: JointTokens): R
   return status === 'tokens' && retry >= 0 ? { ...window, retryAfterMs: retry } : window;
 }
 
-/** Both windows' keys (names only when a window is not used: the script does not touch them), then the budgets'. */
-function keysOf({ requests, tokens, budget }: JointRequest): string[] {
-  const unused: [string, string] = ['', ''];
+/**
+ * Both windows' keys, then the budgets'. A window not used is still named, under the same tag
+ * (the script does not touch it, but a cluster checks that every declared key is in one slot).
+ */
+function keysOf({ tag, requests, tokens, budget }: JointRequest): string[] {
+  const unused: [string, string] = [`rosetta:unused:${tag}`, `rosetta:unused:${tag}`];
   return [...(requests?.keys ?? unused), ...(tokens?.keys ?? unused), ...(budget?.counters ?? []).flatMap((c) => [c.key, holdsKey(c.key)])];
 }

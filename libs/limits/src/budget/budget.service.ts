@@ -6,6 +6,7 @@ import { UsageRepository } from '@rosetta/usage';
 import { randomUUID } from 'node:crypto';
 import { periodWindow, toNanos, toUsd, type PeriodWindow } from './budget-period';
 import { MemoryBudgetStore, type BudgetCounter, type BudgetStore } from './budget-store';
+import { admissionTag } from '../admission-slot';
 import { BUDGET_KEY_PREFIX, RedisBudgetStore } from './redis-budget-store';
 
 /** What happens to budget checks while Redis does not answer. */
@@ -25,6 +26,8 @@ export interface BudgetScope {
   id: string;
   name: string;
   budget: Budget;
+  /** The admission tag its counter lives under (admissionTag of the key being admitted; a team's own for a team read alone). */
+  tag: string;
 }
 
 export interface BudgetStatus {
@@ -100,9 +103,10 @@ export class BudgetService {
   /** The budgets a key's requests are charged against: its own, then its team's. */
   scopesFor(key: ApiKeyRecord): BudgetScope[] {
     const scopes: BudgetScope[] = [];
-    if (key.budget) scopes.push({ kind: 'key', id: key.id, name: key.name, budget: key.budget });
+    const tag = admissionTag(key);
+    if (key.budget) scopes.push({ kind: 'key', id: key.id, name: key.name, budget: key.budget, tag });
     const team = this.teams.get(key.teamId);
-    if (team?.budget) scopes.push({ kind: 'team', id: team.id, name: team.name, budget: team.budget });
+    if (team?.budget) scopes.push({ kind: 'team', id: team.id, name: team.name, budget: team.budget, tag });
     return scopes;
   }
 
@@ -226,8 +230,9 @@ export class BudgetService {
   }
 }
 
+/** A budget's counter in one period, under its admission tag. */
 function counterOf(scope: BudgetScope, window: PeriodWindow): BudgetCounter {
-  return { key: `${BUDGET_KEY_PREFIX}${scope.kind}:${scope.id}:${window.id}`, limit: toNanos(scope.budget.usd), expiresAt: window.resetsAt ? window.resetsAt.getTime() + 86_400_000 : null };
+  return { key: `${BUDGET_KEY_PREFIX}${scope.tag}:${scope.kind}:${scope.id}:${window.id}`, limit: toNanos(scope.budget.usd), expiresAt: window.resetsAt ? window.resetsAt.getTime() + 86_400_000 : null };
 }
 
 const PERIOD_WORDS: Record<Budget['period'], string> = { day: 'daily', month: 'monthly', total: 'total' };

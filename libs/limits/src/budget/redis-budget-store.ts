@@ -4,11 +4,11 @@ import type { BudgetCounter, BudgetStore, ReserveOutcome } from './budget-store'
 /**
  * Budget counters in Redis, shared by every replica. Per counter two keys: a hash (`spent`,
  * `held`, and `h:<hold id>` per hold) and a sorted set of hold ids scored by their expiry. Every
- * key carries one hash tag, so a key's and its team's counters can be checked in one script on a
- * cluster too. Amounts travel as decimal strings and are added with HINCRBY, never formatted by
+ * counter carries the admission tag of the key being admitted (the team's, for a key in one), so
+ * a key's and its team's counters and its rate windows are checked in one script on a cluster too. Amounts travel as decimal strings and are added with HINCRBY, never formatted by
  * Lua, so nano-dollar integers stay exact.
  */
-export const BUDGET_KEY_PREFIX = '{rosetta:budget}:';
+export const BUDGET_KEY_PREFIX = 'rosetta:budget:';
 
 /**
  * Functions over budget counters laid out from KEYS[first]: counter i (1-based) is the hash

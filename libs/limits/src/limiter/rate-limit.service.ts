@@ -10,6 +10,7 @@ import { rateLimitHeaders, type LimitState } from './rate-limit-headers';
 import { RedisJointStore } from '../admission/redis-joint-store';
 import { toUnits, type RateLimitStore, type ReserveResult, type WindowResult } from './rate-limit-store';
 import { tokenRefusal, type TokenNeed } from './token-refusal';
+import { admissionTag } from '../admission-slot';
 import { RATE_LIMIT_KEY_PREFIX, RedisRateLimitStore } from './redis-rate-limit-store';
 
 export const RATE_LIMIT_OPTIONS = Symbol('RATE_LIMIT_OPTIONS');
@@ -139,7 +140,7 @@ export class RateLimitService {
   async countRequest(key: ApiKeyRecord, now: number = Date.now()): Promise<LimitState> {
     const limits = this.limitsFor(key);
     const [requests, tokens] = await Promise.all([
-      limits.rpm === null ? null : this.store.hit(requestKey(key.id), limits.rpm, this.windowMs, now),
+      limits.rpm === null ? null : this.store.hit(requestKey(key), limits.rpm, this.windowMs, now),
       this.peekTokens(key, now, limits),
     ]);
     return { plan: key.plan, requests, tokens };
@@ -147,7 +148,7 @@ export class RateLimitService {
 
   /** The key's token window without reserving anything; `null` when unlimited. */
   async peekTokens(key: ApiKeyRecord, now: number = Date.now(), limits: ResolvedLimits = this.limitsFor(key)): Promise<WindowResult | null> {
-    return limits.tpm === null ? null : this.store.peek(tokenKey(key.id), limits.tpm, this.windowMs, now);
+    return limits.tpm === null ? null : this.store.peek(tokenKey(key), limits.tpm, this.windowMs, now);
   }
 
   /** The state of a request just counted; throws the 429 when the request limit refused it. */
@@ -190,11 +191,11 @@ export class RateLimitService {
     const { tpm } = this.limitsFor(key);
     const units = toUnits(tokens);
     if (tpm === null) return noTokens({ plan: key.plan, requests: previous?.requests, tokens: null });
-    const result = await this.store.reserve(tokenKey(key.id), units, tpm, this.windowMs, now);
+    const result = await this.store.reserve(tokenKey(key), units, tpm, this.windowMs, now);
     // Settle on the same clock the reservation used (tests inject `now`), advanced by real time.
     const madeAt = Date.now();
     return this.tokenReservation(key, tpm, units, result, previous, need, (actual) =>
-      this.store.settle(tokenKey(key.id), result.reservationId!, actual, this.windowMs, now + (Date.now() - madeAt)),
+      this.store.settle(tokenKey(key), result.reservationId!, actual, this.windowMs, now + (Date.now() - madeAt)),
     );
   }
 
@@ -265,11 +266,13 @@ export function noTokens(state: LimitState): TokenReservation {
   return { reserved: 0, state, settle: async () => undefined };
 }
 
-/** Store keys: one window per API key and dimension, shared by every replica. */
-export function requestKey(apiKeyId: string): string {
-  return `rpm:${apiKeyId}`;
+/** Store keys: one window per API key and dimension, shared by every replica, under the key's admission tag. */
+export function requestKey(key: WindowOwner): string {
+  return `${admissionTag(key)}:rpm:${key.id}`;
 }
 
-export function tokenKey(apiKeyId: string): string {
-  return `tpm:${apiKeyId}`;
+export function tokenKey(key: WindowOwner): string {
+  return `${admissionTag(key)}:tpm:${key.id}`;
 }
+
+type WindowOwner = Pick<ApiKeyRecord, 'id' | 'teamId'>;

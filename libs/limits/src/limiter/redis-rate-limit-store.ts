@@ -212,9 +212,13 @@ export class RedisRateLimitStore implements RateLimitStore {
     return windowResult(await this.commands.rosettaRlPeek(z, s, limit, windowMs, Math.floor(now)), limit);
   }
 
-  /** The window's two Redis keys; the hash tag keeps them in one slot (Redis Cluster). */
+  /**
+   * The window's two Redis keys; the hash tag keeps them in one slot (Redis Cluster). A name that
+   * carries its own tag (the admission tag: RateLimitService's keys) keeps it, so the window
+   * shares a slot with the key's budgets; any other name is its own tag.
+   */
   keys(key: string): [string, string] {
-    const base = `${this.prefix}{${key}}`;
+    const base = key.startsWith('{') ? `${this.prefix}${key}` : `${this.prefix}{${key}}`;
     return [base, `${base}:sum`];
   }
 }

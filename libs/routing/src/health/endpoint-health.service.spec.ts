@@ -199,8 +199,8 @@ describe('EndpointHealthService, shared through Redis', () => {
     expect(a.stats(EP).samples).toBe(21);
     expect(b.stats(EP).samples).toBe(21);
 
-    const keys = await redisA.keys(`${prefix}${EP}:*`);
-    expect(keys).toEqual([`${prefix}${EP}:${Math.floor(clock.now / MINUTE_MS)}`]);
+    const keys = await redisA.keys(`${prefix}{h}:${EP}:*`);
+    expect(keys).toEqual([`${prefix}{h}:${EP}:${Math.floor(clock.now / MINUTE_MS)}`]);
     const ttl = await redisA.ttl(keys[0]!);
     expect(ttl).toBeGreaterThan(30 * 60);
     expect(ttl).toBeLessThanOrEqual(31 * 60);
@@ -278,7 +278,7 @@ describe('EndpointHealthService, shared through Redis', () => {
     await moduleRef.init();
     moduleRef.get(EndpointHealthService).record(endpoint, OK);
     await moduleRef.close();
-    expect(await redisA.hget(`${prefix}${endpoint}:${Math.floor(clock.now / MINUTE_MS)}`, 's')).toBe('1');
+    expect(await redisA.hget(`${prefix}{h}:${endpoint}:${Math.floor(clock.now / MINUTE_MS)}`, 's')).toBe('1');
   });
 });
 

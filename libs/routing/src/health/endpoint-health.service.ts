@@ -11,7 +11,7 @@ export const ENDPOINT_HEALTH_OPTIONS = Symbol('ENDPOINT_HEALTH_OPTIONS');
 
 export interface EndpointHealthOptions {
   clock?: () => number;
-  /** Redis keys are `<keyPrefix><endpoint>:<minute>`. Default `rosetta:health:`. */
+  /** Redis keys are `<keyPrefix>{h}:<endpoint>:<minute>`. Default `rosetta:health:`. */
   keyPrefix?: string;
   /** Default 1,000 ms. */
   flushIntervalMs?: number;

@@ -10,7 +10,7 @@ export interface HealthLogger {
 }
 
 export interface HealthSyncOptions {
-  /** Redis keys are `<keyPrefix><endpoint>:<minute>`. */
+  /** Redis keys are `<keyPrefix>{h}:<endpoint>:<minute>`. */
   keyPrefix: string;
   flushIntervalMs: number;
   refreshIntervalMs: number;
@@ -99,8 +99,9 @@ export class HealthSync {
     return bucket;
   }
 
+  /** One hash tag for every health key: each flush and refresh stays one pipeline on a Redis Cluster (a few calls a second per replica, so one slot is no hot spot). */
   private key(endpoint: string, minute: number): string {
-    return `${this.options.keyPrefix}${endpoint}:${minute}`;
+    return `${this.options.keyPrefix}{h}:${endpoint}:${minute}`;
   }
 
   private serial(task: () => Promise<void>): Promise<void> {
