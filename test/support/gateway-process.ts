@@ -74,7 +74,8 @@ export async function startGateway(env: Record<string, string | undefined>, laun
     output: () => output,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Gone already (it exited, or a test killed it): nothing to wait for.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill(signal);
       }),

@@ -1,8 +1,11 @@
 import type { ApiKeyRecord } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { rateLimitHeaders, type Admission, type BudgetService, type JointAdmissionService, type LimitState, type RateLimitService, type RequestCount } from '@rosetta/limits';
+import { UsageDraft } from '@rosetta/usage';
 import { AdmissionService } from './admission.service';
 import type { RoutePlan } from './attempt';
+import type { InflightLedgerService } from './inflight/inflight-ledger.service';
+import type { InflightRecord } from './inflight/inflight-record';
 import type { CallContext } from './outcome';
 
 const KEY = { id: 'k1', plan: 'pro' } as ApiKeyRecord;
@@ -28,10 +31,12 @@ function setup({ rpm, tpm = null, budgets = 0, joint }: Fakes) {
       return joint ? joint(count) : {};
     },
   } as unknown as JointAdmissionService;
+  const opened: InflightRecord[] = [];
+  const inflight = { open: (record: InflightRecord) => opened.push(record) } as unknown as InflightLedgerService;
   const headers: Record<string, string> = {};
   const count: RequestCount = { deferred: true };
   const ctx = { requestId: 'req_1', key: KEY, requestCount: count, setHeaders: (h: Record<string, string>) => Object.assign(headers, h) } as unknown as CallContext;
-  return { admission: new AdmissionService(limits, budgetService, jointService), ctx, count, calls, headers };
+  return { admission: new AdmissionService(limits, budgetService, jointService, inflight), ctx, count, calls, headers, opened };
 }
 
 describe('AdmissionService', () => {
@@ -77,5 +82,49 @@ describe('AdmissionService', () => {
     });
     await expect(admission.admit({}, ctx, 10, PLAN)).rejects.toMatchObject({ type: 'budget_exceeded' });
     expect(headers).toMatchObject({ 'x-ratelimit-remaining-requests': '9', 'x-ratelimit-remaining-tokens': '800' });
+  });
+
+  describe('keeping the request in flight until its ledger row is written', () => {
+    const priced = {
+      attempts: [{ model: 'rosetta/gpt-4o-mini', key: 'openai/gpt-4o-mini', target: { provider: 'openai', maxCompletionTokens: 1_000 }, pricing: { prompt: '0.000001', completion: '0.000002' } }],
+    } as unknown as RoutePlan;
+    const draft = () => {
+      const d = new UsageDraft({ requestId: 'req_1', clientRequestId: 'client-7', apiKeyId: 'k1', teamId: 't1', dialect: 'openai', startedAt: Date.UTC(2026, 10, 29) });
+      d.planned('rosetta/gpt-4o-mini', true, undefined, 10);
+      return d;
+    };
+
+    it('opens the row an interrupted request gets: at the most it can cost, for a key without a budget', async () => {
+      const { admission, ctx, opened } = setup({ rpm: null });
+      ctx.usage = draft();
+      await admission.admit({ maxOutputTokens: 100 }, ctx, 10, priced);
+      // 13 prompt tokens (10 and the 25 % margin) at $1/M and 100 output tokens at $2/M.
+      expect(opened).toEqual([
+        {
+          hold: undefined,
+          row: expect.objectContaining({
+            requestId: 'req_1', clientRequestId: 'client-7', apiKeyId: 'k1', teamId: 't1', dialect: 'openai', requestedModel: 'rosetta/gpt-4o-mini',
+            servedModel: 'rosetta/gpt-4o-mini', provider: 'openai', status: 502, errorType: 'interrupted', inputTokens: 10, outputTokens: 0,
+            costUsd: 13e-6 + 200e-6, streamed: true, createdAt: new Date(Date.UTC(2026, 10, 29)),
+          }),
+        },
+      ]);
+    });
+
+    it('carries the budget hold, at its amount, so a surviving replica can charge it', async () => {
+      const ref = { counters: ['rosetta:budget:{k:k1}:key:k1:d'], holdId: 'hold-1', amount: 250_000 };
+      const { admission, ctx, opened } = setup({ rpm: null, budgets: 1, joint: async () => ({ budget: { capUsd: 0.0005, ref, settle: () => undefined } }) });
+      ctx.usage = draft();
+      await admission.admit({ maxOutputTokens: 100 }, ctx, 10, priced);
+      expect(opened.map((r) => [r.hold, r.row.costUsd])).toEqual([[ref, 0.00025]]);
+    });
+
+    it('opens nothing for a request whose row is already recorded (the client left while it waited)', async () => {
+      const { admission, ctx, opened } = setup({ rpm: null });
+      ctx.usage = draft();
+      ctx.usage.closed(0);
+      await admission.admit({}, ctx, 10, priced);
+      expect(opened).toEqual([]);
+    });
   });
 });

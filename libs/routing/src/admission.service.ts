@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { CanonicalRequest } from '@rosetta/canonical';
 import { BudgetService, JointAdmissionService, RateLimitService, type Admission } from '@rosetta/limits';
 import type { RoutePlan } from './attempt';
+import { InflightLedgerService } from './inflight/inflight-ledger.service';
+import { interruptedRow } from './inflight/inflight-record';
 import type { CallContext } from './outcome';
 
 export type { Admission };
@@ -25,9 +27,25 @@ export class AdmissionService {
     private readonly limits: RateLimitService,
     private readonly budgets: BudgetService,
     private readonly joint: JointAdmissionService,
+    private readonly inflight: InflightLedgerService,
   ) {}
 
+  /**
+   * Admits the request, then keeps it in flight (InflightLedgerService) until its ledger row is
+   * written: recorded at its reserved cost if this replica dies before that.
+   */
   async admit(request: Pick<CanonicalRequest, 'maxOutputTokens'>, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
+    const admitted = await this.limit(request, ctx, promptTokens, plan);
+    const draft = ctx.usage;
+    if (draft && draft.recordedCostUsd === undefined) {
+      const hold = admitted.budget?.ref;
+      const reservedUsd = hold ? hold.amount / 1e9 : maxCostUsd(request, promptTokens, plan);
+      this.inflight.open({ row: interruptedRow(draft, plan, promptTokens, reservedUsd), hold });
+    }
+    return admitted;
+  }
+
+  private async limit(request: Pick<CanonicalRequest, 'maxOutputTokens'>, ctx: CallContext, promptTokens: number, plan: RoutePlan): Promise<Admission> {
     const key = ctx.key;
     if (!key) return NOTHING;
     const count = ctx.requestCount;

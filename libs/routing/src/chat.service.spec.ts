@@ -14,7 +14,7 @@ import type { ResponseCachingService } from './response-caching.service';
 /** A budget hold that remembers how it was settled. */
 function hold(): BudgetHold & { settled: number[] } {
   const settled: number[] = [];
-  return { settled, capUsd: Infinity, settle: (cost) => settled.push(cost) };
+  return { settled, capUsd: Infinity, ref: { counters: [], holdId: 'hold-1', amount: 0 }, settle: (cost) => settled.push(cost) };
 }
 
 /** The response cache off, as it is for a key whose plan has none. */

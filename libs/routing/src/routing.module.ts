@@ -4,6 +4,7 @@ import { BudgetModule, JointAdmissionService, LimitsModule, RateLimitModule } fr
 import { ProvidersModule } from '@rosetta/providers';
 import { RegistryModule } from '@rosetta/registry';
 import { AdmissionService } from './admission.service';
+import { InflightLedgerService } from './inflight/inflight-ledger.service';
 import { ChatService } from './chat.service';
 import { EmbeddingService } from './embedding.service';
 import { ExecutorService } from './executor.service';
@@ -14,7 +15,7 @@ import { SessionAffinityService } from './session-affinity.service';
 
 @Module({
   imports: [ProvidersModule, RegistryModule, RateLimitModule, BudgetModule, LimitsModule, CacheModule],
-  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, AdmissionService, ResponseCachingService, ChatService, EmbeddingService],
+  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, InflightLedgerService, AdmissionService, ResponseCachingService, ChatService, EmbeddingService],
   exports: [ChatService, EmbeddingService, RoutingService, MixtureService],
 })
 export class RoutingModule {}

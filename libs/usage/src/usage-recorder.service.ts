@@ -26,6 +26,7 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   private dropped = 0;
   private rejected = 0;
   private readonly meters?: UsageMeters;
+  private readonly written: ((rows: UsageRow[]) => void)[] = [];
 
   constructor(
     private readonly repository: UsageRepository,
@@ -64,6 +65,29 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
     return row;
   }
 
+  /**
+   * Calls `listener` with the rows of each batch once the database has them (or has set them
+   * aside): until then a row is only in this process, and lost with it.
+   */
+  onWritten(listener: (rows: UsageRow[]) => void): void {
+    this.written.push(listener);
+  }
+
+  /**
+   * Writes rows another replica left unwritten when it died (rebuilt from what it kept in Redis),
+   * now: the caller forgets them only once this resolves. A row already there (the replica wrote
+   * it after all) stays as it is.
+   */
+  async writeRecovered(rows: UsageRow[]): Promise<void> {
+    await this.repository.insertBatch(rows);
+    if (this.meters) for (const row of rows) observe(this.meters, row);
+  }
+
+  /** Which ledger the rows go to (UsageRepository.identity). */
+  ledgerIdentity(): Promise<string> {
+    return this.repository.identity();
+  }
+
   metrics(): LedgerFigures {
     return { pending: this.pending.length, dropped: this.dropped, rejected: this.rejected };
   }
@@ -90,7 +114,7 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   private async write(batch: UsageRow[]): Promise<void> {
     try {
       await this.repository.insertBatch(batch);
-      return;
+      return this.wrote(batch);
     } catch (error) {
       if (!refusedForItsData(error)) return this.keep(batch, error);
     }
@@ -99,10 +123,18 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
       try {
         await this.repository.insertBatch([row]);
       } catch (error) {
-        if (!refusedForItsData(error)) return this.keep(batch.slice(i), error);
+        if (!refusedForItsData(error)) {
+          this.wrote(batch.slice(0, i));
+          return this.keep(batch.slice(i), error);
+        }
         await this.setAside(row, error);
       }
     }
+    this.wrote(batch);
+  }
+
+  private wrote(rows: UsageRow[]): void {
+    if (rows.length > 0) for (const listener of this.written) listener(rows);
   }
 
   /** The database cannot take the rows now: they wait for the next flush, ahead of newer rows. */

@@ -54,6 +54,15 @@ export class UsageRepository {
   }
 
   /**
+   * Which ledger this is: the PostgreSQL cluster's system identifier and the database's name. Two
+   * deployments may share a Redis but never a ledger; replicas of one agree on this.
+   */
+  async identity(): Promise<string> {
+    const [found] = (await this.dataSource.query('SELECT current_database() AS db, (SELECT system_identifier::text FROM pg_control_system()) AS system')) as { db: string; system: string }[];
+    return `${found!.system}/${found!.db}`;
+  }
+
+  /**
    * A row the database refused for good, kept as its JSON text beside the refusal (the table takes
    * any text), so it can be looked at and written again by hand; a second refusal is idempotent.
    */

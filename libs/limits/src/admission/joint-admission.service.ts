@@ -77,7 +77,7 @@ export class JointAdmissionService {
     const settlement = new JointSettlement(shared, job, now, this.logger);
     // Throws the token 429 when the tokens did not fit (nothing was recorded then).
     const tokens = job.tokens ? this.limits.tokenReservation(key, tpm!, units, outcome.tokens!, state, need, async (actual) => settlement.tokens(actual)) : noTokens(state);
-    return { tokens, budget: job.budget && this.budgets.holdOf(job.budget.amount, async (nanos) => settlement.budget(nanos)) };
+    return { tokens, budget: job.budget && this.budgets.holdOf(job.budget, async (nanos) => settlement.budget(nanos)) };
   }
 
   private async separately(key: ApiKeyRecord, request: TokenRequest, hold: PreparedHold | undefined, count: RequestCount | undefined): Promise<Admission> {

@@ -61,7 +61,16 @@ export interface BudgetHold {
    * not a request the budget agreed to; the excess is recorded on the ledger row, not charged.
    */
   readonly capUsd: number;
+  /** Where the hold lives, so another replica can charge it if this one dies (recover). */
+  readonly ref: HoldRef;
   settle(costUsd: number): void;
+}
+
+/** A hold's counters (their Redis keys), its id and its amount in nano-dollars. */
+export interface HoldRef {
+  counters: string[];
+  holdId: string;
+  amount: number;
 }
 
 /** How far past its hold one request's charge may go (issue 26). */
@@ -79,6 +88,7 @@ const REDIS_TIMEOUT_MS = 1_500;
 @Injectable()
 export class BudgetService {
   private readonly store: BudgetStore;
+  private readonly redis?: RedisBudgetStore;
   private readonly local = new MemoryBudgetStore();
   /** Counters live in Redis (the joint admission script may hold them with the tokens). */
   readonly redisBacked: boolean;
@@ -94,7 +104,8 @@ export class BudgetService {
     @Optional() @Inject(ROSETTA_CONFIG) config?: RosettaConfig,
   ) {
     this.redisBacked = redis !== null;
-    this.store = redis ? new RedisBudgetStore(redis) : this.local;
+    this.redis = redis ? new RedisBudgetStore(redis) : undefined;
+    this.store = this.redis ?? this.local;
     this.policy = budgetPolicyFromEnv();
     // A request cannot outlive its upstream time-out; a minute more covers settling.
     this.holdTtlMs = (config?.timeouts.totalMs ?? 600_000) + 60_000;
@@ -130,18 +141,30 @@ export class BudgetService {
   /** Takes a prepared hold in the budget store (seeding counters from the ledger as needed). */
   async reservePrepared(hold: PreparedHold): Promise<BudgetHold> {
     const store = await this.run((store) => this.reserveIn(store, hold));
-    return this.holdOf(hold.amount, (nanos) => store.settle(hold.counters, hold.holdId, nanos));
+    return this.holdOf(hold, (nanos) => store.settle(hold.counters, hold.holdId, nanos));
+  }
+
+  /**
+   * Charges a hold whose request's replica died: `costUsd` to every counter that still holds it,
+   * and the hold released. A hold already settled (its row was charged before the replica died) or
+   * expired is left alone, so a request is never charged twice. Redis only: without it no other
+   * replica can see the hold.
+   */
+  async recover(ref: HoldRef, costUsd: number): Promise<void> {
+    if (!this.redis) return;
+    await this.redis.recover(ref.counters.map((key) => ({ key, limit: 0, expiresAt: null })), ref.holdId, toNanos(costUsd));
   }
 
   /**
    * A hold of `amount` nano-dollars taken elsewhere (the joint admission script): `send` charges
    * the real cost, once, and never more than the hold's cap.
    */
-  holdOf(amount: number, send: (actualNanos: number) => Promise<void>): BudgetHold {
+  holdOf(hold: { counters: BudgetCounter[]; holdId: string; amount: number }, send: (actualNanos: number) => Promise<void>): BudgetHold {
     let settled = false;
-    const capUsd = toUsd(amount) * MAX_SETTLE_FACTOR;
+    const capUsd = toUsd(hold.amount) * MAX_SETTLE_FACTOR;
     return {
       capUsd,
+      ref: { counters: hold.counters.map((c) => c.key), holdId: hold.holdId, amount: hold.amount },
       settle: (costUsd: number) => {
         if (settled) return;
         settled = true;

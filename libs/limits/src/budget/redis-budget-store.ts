@@ -88,6 +88,25 @@ budget_settle(1, tonumber(ARGV[1]), ARGV[2], ARGV[3])
 return 1
 `;
 
+/**
+ * Charges a hold found after its replica died: like SETTLE, but only on counters that still hold
+ * it (one settled, or expired, before the replica died is not charged again). ARGV: n, hold id,
+ * actual.
+ */
+const RECOVER = `
+for i = 1, tonumber(ARGV[1]) do
+  local h = KEYS[2 * i - 1]
+  local held = redis.call('HGET', h, 'h:' .. ARGV[2])
+  if held then
+    redis.call('HINCRBY', h, 'held', '-' .. held)
+    redis.call('HDEL', h, 'h:' .. ARGV[2])
+    redis.call('ZREM', KEYS[2 * i], ARGV[2])
+    if redis.call('HEXISTS', h, 'spent') == 1 then redis.call('HINCRBY', h, 'spent', ARGV[3]) end
+  end
+end
+return 1
+`;
+
 const SEED = `
 if redis.call('HSETNX', KEYS[1], 'spent', ARGV[1]) == 1 then
   redis.call('HSETNX', KEYS[1], 'held', '0')
@@ -101,6 +120,7 @@ type BudgetRedis = RedisClient & {
   budgetReserve(...args: (string | number)[]): Promise<[string, number, string, string]>;
   budgetSettle(...args: (string | number)[]): Promise<number>;
   budgetSeed(key: string, spent: string, expires: number): Promise<number>;
+  budgetRecover(...args: (string | number)[]): Promise<number>;
 };
 
 export function holdsKey(key: string): string {
@@ -115,6 +135,7 @@ export class RedisBudgetStore implements BudgetStore {
       redis.defineCommand('budgetReserve', { lua: RESERVE });
       redis.defineCommand('budgetSettle', { lua: SETTLE });
       redis.defineCommand('budgetSeed', { numberOfKeys: 1, lua: SEED });
+      redis.defineCommand('budgetRecover', { lua: RECOVER });
     }
     this.redis = redis as BudgetRedis;
   }
@@ -131,6 +152,12 @@ export class RedisBudgetStore implements BudgetStore {
   async settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<void> {
     const keys = counters.flatMap((c) => [c.key, holdsKey(c.key)]);
     await this.redis.budgetSettle(keys.length, ...keys, counters.length, holdId, String(actual));
+  }
+
+  /** Charges `actual` to the counters still holding `holdId`, and releases it (RECOVER). */
+  async recover(counters: BudgetCounter[], holdId: string, actual: number): Promise<void> {
+    const keys = counters.flatMap((c) => [c.key, holdsKey(c.key)]);
+    await this.redis.budgetRecover(keys.length, ...keys, counters.length, holdId, String(actual));
   }
 
   async seed(counter: BudgetCounter, spent: number): Promise<void> {

@@ -1,0 +1,94 @@
+import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { ask } from './support/exactness-checks';
+import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
+import { waitUntil } from './support/redis-servers';
+import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
+
+interface LedgerRow {
+  request_id: string;
+  client_request_id: string | null;
+  status: number;
+  error_type: string | null;
+  cost_usd: string;
+  streamed: boolean;
+  served_model: string | null;
+}
+
+/**
+ * A replica killed with SIGKILL mid-request (ARCHITECTURE §9): the requests it had admitted and
+ * not written to the ledger are found from what it kept in Redis by the surviving replica, within
+ * 30 seconds, and recorded once — `interrupted`, at the reserved cost, with the caller's request id
+ * — and their budget holds are charged at that cost and released.
+ */
+describe('a replica lost without warning', () => {
+  let sim: RunningSimulator;
+  let db: { url: string; drop(): Promise<void> };
+  let victim: GatewayProcess;
+  let survivor: GatewayProcess;
+
+  beforeAll(async () => {
+    [sim, db] = await Promise.all([startSimulator(), createTestDatabase()]);
+    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' };
+    [victim, survivor] = await Promise.all([startGateway(env), startGateway(env)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([victim?.stop(), survivor?.stop()]);
+    await sim?.close();
+    await db?.drop();
+  });
+
+  const rows = (ids: string[]) =>
+    query<LedgerRow>(db.url, 'SELECT request_id, client_request_id, status, error_type, cost_usd::text, streamed, served_model FROM request_log WHERE client_request_id = ANY($1) ORDER BY client_request_id', [ids]);
+
+  it('records its in-flight requests once, as interrupted at the reserved cost, and charges their budget holds', async () => {
+    const budgeted = await adminCall(survivor, 'POST', '/admin/keys', { name: 'held', plan: 'enterprise', budget_usd: 5, budget_period: 'day' });
+    const unlimited = await createKey(survivor, 'enterprise');
+    // Answered before the loss: its own row, never a second one.
+    const done = await fetch(`${victim.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${unlimited.key}`, 'content-type': 'application/json', 'x-request-id': 'loss-done' },
+      body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(done.status).toBe(200);
+    await waitUntil('its row is written', async () => (await rows(['loss-done'])).length === 1);
+    // A stream that will not end while the replica lives: two tokens a second of a long answer.
+    sim.script({ match: 'slow answer', reply: { text: 'word '.repeat(400), tokensPerSecond: 2 } });
+    const seen = sim.requests().length;
+    const inFlight = [budgeted.body.key, unlimited.key, budgeted.body.key].map((key, i) =>
+      fetch(`${victim.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `loss-${i}` },
+        body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, max_tokens: 1_000, messages: [{ role: 'user', content: 'slow answer' }] }),
+      }).then(
+        async (res) => (res.status === 200 && (await res.text().then(() => 'whole', () => 'cut'))) || res.status,
+        () => 'cut',
+      ),
+    );
+    await waitUntil('the upstream has all three', async () => sim.requests().length >= seen + 3);
+    victim.process.kill('SIGKILL');
+    // Each is cut with the replica (before or after its status line went out).
+    expect(await Promise.all(inFlight)).toEqual(['cut', 'cut', 'cut']);
+
+    const ids = ['loss-0', 'loss-1', 'loss-2', 'loss-done'];
+    await waitUntil('the survivor records them', async () => (await rows(ids)).length === 4, 30_000);
+    const found = await rows(ids);
+    expect(found.map((r) => [r.client_request_id, r.status, r.error_type, r.streamed])).toEqual([
+      ['loss-0', 502, 'interrupted', true],
+      ['loss-1', 502, 'interrupted', true],
+      ['loss-2', 502, 'interrupted', true],
+      ['loss-done', 200, null, false],
+    ]);
+    // The reserved cost: the most each could cost (1,000 output tokens of gpt-4o-mini and the prompt).
+    for (const row of found.slice(0, 3)) expect(Number(row.cost_usd)).toBeGreaterThanOrEqual(1_000 * 0.6e-6);
+    // The budget was charged exactly what the ledger says, and holds nothing any more.
+    const budgetedRows = found.filter((r) => r.client_request_id === 'loss-0' || r.client_request_id === 'loss-2');
+    const charged = budgetedRows.reduce((sum, r) => sum + Number(r.cost_usd), 0);
+    const key = await adminCall(survivor, 'GET', `/admin/keys/${budgeted.body.id}`);
+    expect(Number(key.body.spend_usd)).toBeCloseTo(charged, 9);
+    expect(Number(key.body.remaining_usd)).toBeCloseTo(5 - charged, 9);
+    // The survivor keeps serving, and says what it recovered.
+    expect((await ask(survivor, unlimited.key)).status).toBe(200);
+    expect(survivor.output()).toMatch(/recorded the in-flight requests of a replica that died/);
+  }, 60_000);
+});
