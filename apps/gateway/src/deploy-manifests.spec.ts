@@ -17,10 +17,17 @@ const yaml = (path: string): any => parse(read(path));
 const DEFAULTS = loadConfig({});
 const DOCUMENTED_VARS = new Set([...read('docs/guide/configuration.md').matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...(m[1] as string).matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1] as string)));
 
-/** `${NAME:?message}` / `${NAME:-default}` as compose would fill them for a valid deployment. */
+/**
+ * `${NAME:?message}` / `${NAME:-default}` / `${NAME-default}` as compose would fill them for a
+ * valid deployment with nothing else set.
+ */
 function composeValue(value: string): string {
-  return value.replace(/\$\{([A-Z_]+)(?::[?-][^}]*)?\}/g, (_, name: string) => (name === 'ADMIN_TOKEN' ? 'change-me-please-0123' : ''));
+  return value.replace(/\$\{([A-Z_]+)(?::?([?-])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) =>
+    name === 'ADMIN_TOKEN' ? 'change-me-please-0123' : kind === '-' ? (rest ?? '') : '',
+  );
 }
+const composeEnv = (service: { environment: Record<string, string> }, set: Record<string, string> = {}): Record<string, string> =>
+  Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, k in set ? set[k]! : composeValue(String(v))]));
 
 describe('docker-compose.yml', () => {
   const compose = yaml('docker-compose.yml');
@@ -37,7 +44,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the gateway a configuration its loader accepts, shared Postgres and Redis, and time to drain', () => {
-    const env = Object.fromEntries(Object.entries(gateway.environment as Record<string, string>).map(([k, v]) => [k, composeValue(String(v))]));
+    const env = composeEnv(gateway);
     for (const name of Object.keys(env)) expect(DOCUMENTED_VARS).toContain(name);
     const config = loadConfig(env);
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.*@postgres:5432\//);
@@ -50,7 +57,7 @@ describe('docker-compose.yml', () => {
 describe('docker compose --profile demo', () => {
   const compose = yaml('docker-compose.yml');
   const gateway = compose.services.gateway;
-  const env = Object.fromEntries(Object.entries(gateway.environment as Record<string, string>).map(([k, v]) => [k, composeValue(String(v))]));
+  const env = composeEnv(gateway);
 
   it('runs the simulator from the same image, only in the demo profile, where the gateway looks for it', () => {
     const simulator = compose.services.simulator;
@@ -83,6 +90,36 @@ describe('docker compose --profile demo', () => {
   });
 });
 
+describe('docker compose --profile redis-cluster', () => {
+  const compose = yaml('docker-compose.yml');
+  const gateway = compose.services.gateway;
+  const nodes = ['redis-node-1', 'redis-node-2', 'redis-node-3'];
+  const header = read('docker-compose.yml').split('\nservices:')[0]!;
+  /** The variables the header's command sets, as the shell would pass them to compose. */
+  const set = Object.fromEntries([...header.matchAll(/\b(REDIS_[A-Z_]+)=(\S*)/g)].map((m) => [m[1]!, m[2]!]));
+
+  it('runs three cluster-enabled masters and a one-shot init that joins them, only in that profile', () => {
+    for (const name of nodes) {
+      const node = compose.services[name];
+      expect(node.profiles).toEqual(['redis-cluster']);
+      expect(node.command.join(' ')).toContain('--cluster-enabled yes');
+    }
+    const init = compose.services['redis-cluster-init'];
+    expect(init.profiles).toEqual(['redis-cluster']);
+    expect(Object.keys(init.depends_on)).toEqual(nodes);
+    expect(init.command[0]).toContain('--cluster create');
+    expect(init.command[0]).toContain('--cluster-replicas 0');
+    // Replicas start once the slots are assigned, and without the profile the dependency is skipped.
+    expect(gateway.depends_on['redis-cluster-init']).toEqual({ condition: 'service_completed_successfully', required: false });
+    expect(header).toContain('--profile redis-cluster up');
+  });
+
+  it('gives the gateway those nodes (and no REDIS_URL) with the header\'s command', () => {
+    expect(set).toEqual({ REDIS_URL: '', REDIS_CLUSTER_NODES: nodes.map((n) => `${n}:6379`).join(',') });
+    expect(loadConfig(composeEnv(gateway, set)).redis).toEqual({ kind: 'cluster', nodes: nodes.map((host) => ({ host, port: 6379 })), auth: {} });
+  });
+});
+
 describe('deploy/nginx.conf', () => {
   const conf = read('deploy/nginx.conf');
   const directive = (name: string): string | undefined => new RegExp(`^\\s*${name}\\s+([^;]+);`, 'm').exec(conf)?.[1];
@@ -90,10 +127,17 @@ describe('deploy/nginx.conf', () => {
   it('streams without buffering, past the gateway\'s own time-outs, to every replica', () => {
     expect(directive('proxy_buffering')).toBe('off');
     expect(parseInt(directive('proxy_read_timeout') ?? '0', 10) * 1000).toBeGreaterThanOrEqual(DEFAULTS.timeouts.totalMs);
-    expect(directive('proxy_pass')).toBe('http://$gateway');
-    expect(directive('set')).toBe('$gateway gateway:8080');
+    // Every address compose's DNS gives for `gateway` is a peer, re-resolved as replicas come and go.
+    expect(directive('proxy_pass')).toBe('http://gateway');
+    expect(/upstream gateway \{[^}]*\bzone gateway [^;]+;[^}]*\bserver gateway:8080 resolve\b[^;]*;/.test(conf)).toBe(true);
+    expect(directive('resolver')).toMatch(/^127\.0\.0\.11 valid=\d+s/);
     // A POST that reached a replica is never sent to a second one.
     expect(directive('proxy_next_upstream')).not.toContain('non_idempotent');
+  });
+
+  it('runs on a compose ingress image that has `resolve` on an upstream server (1.27.3): the 1.28 stable line or later', () => {
+    const [major, minor] = String(yaml('docker-compose.yml').services.ingress.image).replace(/^nginx:/, '').split('.').map(Number);
+    expect(major! * 1000 + minor!).toBeGreaterThanOrEqual(1028);
   });
 
   it('lets bodies up to BODY_LIMIT through, so the gateway answers 413 in the client\'s dialect', () => {
@@ -148,6 +192,14 @@ describe('deploy/kubernetes', () => {
     expect(hpa.spec.minReplicas).toBeGreaterThan(of('PodDisruptionBudget').spec.minAvailable);
     expect(container.resources.requests.cpu).toBeDefined();
     expect(kustomization.images.map((i: any) => i.name)).toEqual([container.image]);
+  });
+
+  it('spreads the replicas over zones where it can and over nodes always, honouring taints', () => {
+    const spread = (key: string) => (pod.topologySpreadConstraints as any[]).find((c) => c.topologyKey === key);
+    const selector = { matchLabels: deployment.spec.selector.matchLabels };
+    expect(spread('topology.kubernetes.io/zone')).toEqual({ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector });
+    expect(spread('kubernetes.io/hostname')).toEqual({ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', nodeTaintsPolicy: 'Honor', labelSelector: selector });
+    expect(of('PodDisruptionBudget').spec.selector).toEqual(selector);
   });
 
   it('runs one worker per core it requests (WORKERS = the CPU request)', () => {
