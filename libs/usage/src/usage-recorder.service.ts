@@ -27,6 +27,7 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   private rejected = 0;
   private readonly meters?: UsageMeters;
   private readonly written: ((rows: UsageRow[]) => void)[] = [];
+  private recorded?: (row: UsageRow) => void;
 
   constructor(
     private readonly repository: UsageRepository,
@@ -56,6 +57,7 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
   record(draft: UsageDraft, status: number): UsageRow {
     const row = toUsageRow(draft, status);
     this.pending.push(row);
+    this.recorded?.(row);
     if (this.meters) observe(this.meters, row);
     if (this.pending.length > MAX_BUFFERED) {
       this.dropped += this.pending.length - MAX_BUFFERED;
@@ -63,6 +65,11 @@ export class UsageRecorderService implements OnModuleInit, OnApplicationShutdown
     }
     if (this.pending.length >= FLUSH_AT_ROWS) void this.flush();
     return row;
+  }
+
+  /** Calls `listener` with each row as it is recorded, before it is written (InflightLedgerService). */
+  onRecorded(listener: (row: UsageRow) => void): void {
+    this.recorded = listener;
   }
 
   /**

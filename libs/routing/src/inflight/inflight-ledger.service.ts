@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { BudgetService } from '@rosetta/limits';
+import { BudgetService, type HoldRef } from '@rosetta/limits';
 import { APP_LOGGER, type AppLogger, type Counter, MetricsService, REDIS_CLIENT, type RedisClient } from '@rosetta/platform';
 import { UsageRecorderService, type UsageRow } from '@rosetta/usage';
 import { createHash, randomUUID } from 'node:crypto';
@@ -22,19 +22,23 @@ const claim = (replica: string): string => `rosetta:recovering:{r:${replica}}`;
 /**
  * Nothing lost when a replica dies (ARCHITECTURE §9; docs/decisions/0028). Each request that may
  * reach an upstream is kept in Redis — in a hash of its replica's, as the ledger row it would get
- * if the replica died now — from its admission until its own row is in the database. Each replica
+ * if the replica died now — from its admission until its own row is in the database (from the
+ * moment that row is recorded, the record is that row, with its real cost). Each replica
  * renews a heartbeat key; every replica sweeps for replicas whose heartbeat expired, and one of
  * them (by a claim) writes the dead one's rows (`interrupted`, at the reserved cost), charges their
  * budget holds at that cost, and forgets them. A row the dead replica did write is not written
  * again (the ledger's key), and a hold it did settle is not charged again.
  *
- * The writes are one HSET per event-loop turn for every request admitted in it, sent before the
- * upstream calls of that turn leave; one HDEL per ledger batch. Without Redis this does nothing.
+ * The writes are one HSET per event-loop turn for every request admitted or recorded in it (sent
+ * before the upstream calls of that turn leave), and one HDEL per ledger batch. Without Redis
+ * this does nothing.
  */
 @Injectable()
 export class InflightLedgerService implements OnModuleInit, OnApplicationShutdown {
   readonly replica = randomUUID();
   private queued: string[] = [];
+  /** The budget hold of each request kept and not recorded yet, for its row's record. */
+  private readonly holds = new Map<string, HoldRef | undefined>();
   private timers: NodeJS.Timeout[] = [];
   private failing = false;
   private sweeping = false;
@@ -56,6 +60,7 @@ export class InflightLedgerService implements OnModuleInit, OnApplicationShutdow
     if (!this.redis) return;
     const ledger = createHash('sha256').update(await this.recorder.ledgerIdentity()).digest('hex').slice(0, 16);
     this.registry = `rosetta:replicas:${ledger}`;
+    this.recorder.onRecorded((row) => this.recorded(row));
     this.recorder.onWritten((rows) => this.forget(rows));
     void this.heartbeat();
     this.timers = [setInterval(() => void this.heartbeat(), HEARTBEAT_EVERY_MS), setInterval(() => void this.sweep(), SWEEP_EVERY_MS)];
@@ -80,6 +85,22 @@ export class InflightLedgerService implements OnModuleInit, OnApplicationShutdow
   /** Keeps the request until its ledger row is written; sent with this turn's others. */
   open(record: InflightRecord): void {
     if (!this.redis) return;
+    this.holds.set(record.row.requestId, record.hold);
+    this.keep(record);
+  }
+
+  /**
+   * A kept request's row is recorded (in memory, written with the next batch): what a survivor
+   * writes for it is now that row, with its real cost, rather than the interrupted one.
+   */
+  private recorded(row: UsageRow): void {
+    if (!this.holds.has(row.requestId)) return;
+    const hold = this.holds.get(row.requestId);
+    this.holds.delete(row.requestId);
+    this.keep({ row, hold });
+  }
+
+  private keep(record: InflightRecord): void {
     if (this.queued.push(record.row.requestId, JSON.stringify(record)) === 2) setImmediate(() => this.send());
   }
 

@@ -19,6 +19,11 @@ describe('in-flight records', () => {
     expect(row).toMatchObject({ requestedModel: 'rosetta/auto', servedModel: 'rosetta/claude-sonnet-4-5', provider: 'anthropic', route: 'auto: coding', attempts: 1, costUsd: 0.0123 });
   });
 
+  it('keep the latency of a row that was recorded before its replica died', () => {
+    const row = { ...interruptedRow(draft(), PLAN, 42, 0.0123), status: 200, errorType: null, latencyMs: 812, costUsd: 0.0004 };
+    expect(decodeRecord(JSON.stringify({ row }), STARTED + 60_000)).toEqual({ row, hold: undefined });
+  });
+
   it('are skipped, not trusted, when damaged or of another shape', () => {
     const row = interruptedRow(draft(), PLAN, 42, 0.0123);
     for (const text of ['', '{', 'null', '[]', '{"row":null}', JSON.stringify({ row: { ...row, requestId: 7 } }), JSON.stringify({ row: { ...row, createdAt: 'soon' } }), JSON.stringify({ row: { ...row, costUsd: '1' } })]) {

@@ -9,7 +9,8 @@ export const INTERRUPTED_STATUS = 502;
 
 /**
  * A request in flight, as its replica keeps it in Redis until its ledger row is written: the row
- * it would have if the replica died now (at the reserved cost, `interrupted`), and its budget hold.
+ * it would have if the replica died now — `interrupted` at the reserved cost until its own row is
+ * recorded, then that row — and its budget hold.
  */
 export interface InflightRecord {
   row: UsageRow;
@@ -70,9 +71,10 @@ export function decodeRecord(text: string, recoveredAt: number): InflightRecord 
   if (Number.isNaN(createdAt.getTime())) return undefined;
   const hold = record.hold;
   const validHold = hold && Array.isArray(hold['counters']) && hold['counters'].every((c) => typeof c === 'string') && typeof hold['holdId'] === 'string' && typeof hold['amount'] === 'number';
+  const latencyMs = row['errorType'] === INTERRUPTED ? Math.max(0, recoveredAt - createdAt.getTime()) : Number(row['latencyMs']) || 0;
   return {
-    // The latency a recovered row shows is the time until it was recovered.
-    row: { ...(row as unknown as UsageRow), createdAt, latencyMs: Math.max(0, recoveredAt - createdAt.getTime()) },
+    // An interrupted row's latency is the time until it was recovered; a recorded row keeps its own.
+    row: { ...(row as unknown as UsageRow), createdAt, latencyMs },
     hold: validHold ? (hold as unknown as HoldRef) : undefined,
   };
 }
