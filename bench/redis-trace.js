@@ -22,7 +22,7 @@
 //
 // Options (env): TRACE_KEY (enterprise | limited | budget; default budget), TRACE_BASELINE,
 // TRACE_TARGET (A->openai; B->anthropic, C->gemini, ...), TRACE_REQUESTS (5), TRACE_BURST_US (60),
-// TRACE_OUT (a file for the JSON, optional), TRACE_MONITOR=0 (strace only: on a Redis other
+// TRACE_OUT (a file for the JSON, optional), BENCH_REDIS=cluster (a three-master cluster of its own), TRACE_MONITOR=0 (strace only: on a Redis other
 // processes are busy with, ioredis' MONITOR connection can fail with "Command queue state error").
 // MONITOR slows Redis for everyone while it runs: do not run this beside a benchmark.
 const http = require('node:http');
@@ -40,7 +40,8 @@ const TARGET = process.env.TRACE_TARGET || 'A->openai';
 const REQUESTS = Number(process.env.TRACE_REQUESTS || 5);
 const BURST_US = Number(process.env.TRACE_BURST_US || 60);
 const STRACE = process.env.TRACE_STRACE !== '0' && hasStrace();
-const MONITOR = process.env.TRACE_MONITOR !== '0';
+// On a cluster (BENCH_REDIS=cluster) the strace count alone: MONITOR watches one server.
+const MONITOR = process.env.TRACE_MONITOR !== '0' && process.env.BENCH_REDIS !== 'cluster';
 
 function hasStrace() {
   try {
@@ -197,6 +198,7 @@ async function main() {
       simUrl: proxyUrl,
       databaseUrl: state.db.url,
       redisUrl: state.redis.url,
+      redisEnv: state.redis.env,
       keyKind: KEY_KIND,
       ...(state.baseline ? { root: state.baseline.dir, name: 'rosetta-baseline' } : {}),
     });

@@ -130,7 +130,7 @@ async function startSystems(results) {
   const sim = await stack.startSimulator({ latencyMs: PLAN.simLatencyMs });
   const otlpSink = OTEL ? await stack.startOtlpSink() : null;
   const tracingEnv = otlpSink ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink.url, OTEL_EXPORTER_OTLP_PROTOCOL: process.env.BENCH_OTEL_PROTOCOL || 'http/protobuf' } : {};
-  const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, keyKind: KEY_KIND, env: tracingEnv, ...(state.current ? { root: state.current.dir } : {}) });
+  const rosetta = await stack.startRosetta({ simUrl: sim.url, databaseUrl: state.db.url, redisUrl: state.redis.url, redisEnv: state.redis.env, keyKind: KEY_KIND, env: tracingEnv, ...(state.current ? { root: state.current.dir } : {}) });
   let baseline = null;
   if (state.baseline) {
     // Exactly like Rosetta: same environment, a fresh database and a Redis database of its own.
@@ -140,6 +140,7 @@ async function startSystems(results) {
       simUrl: sim.url,
       databaseUrl: state.baselineDb.url,
       redisUrl: state.baselineRedis.url,
+      redisEnv: state.baselineRedis.env,
       keyKind: BASELINE_KEY_KIND,
       root: state.baseline.dir,
       name: 'rosetta-baseline',

@@ -54,9 +54,10 @@ async function startSimulator({ latencyMs }) {
  * Rosetta from dist/, as in production; `nodeArgs` e.g. ['--cpu-prof', ...] for profiling. `root`
  * is the checkout it runs from (default this one; the baseline's worktree for `rosetta-baseline`),
  * also its working directory. `keyKind` chooses the key (see `setupKey` in keys.js); `keyFields` adds fields
- * to it (e.g. {rpm, tpm}, bench/profile.js). `env` adds variables (BENCH_OTEL's tracing).
+ * to it (e.g. {rpm, tpm}, bench/profile.js). `env` adds variables (BENCH_OTEL's tracing). `redisEnv`
+ * (a claimed cluster's `env`) replaces REDIS_URL.
  */
-async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyKind = 'enterprise', keyFields = {}, root = ROOT, name = 'rosetta', env: extraEnv = {} }) {
+async function startRosetta({ simUrl, databaseUrl, redisUrl, redisEnv, nodeArgs = [], keyKind = 'enterprise', keyFields = {}, root = ROOT, name = 'rosetta', env: extraEnv = {} }) {
   const port = await freePort();
   const env = {
     ...baseEnv(),
@@ -81,6 +82,11 @@ async function startRosetta({ simUrl, databaseUrl, redisUrl, nodeArgs = [], keyK
     ...Object.fromEntries(['WORKERS', 'NODE_CLUSTER_SCHED_POLICY'].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
     ...extraEnv,
   };
+  // A Redis Cluster (BENCH_REDIS=cluster) is named by REDIS_CLUSTER_NODES instead of REDIS_URL.
+  if (redisEnv) {
+    delete env.REDIS_URL;
+    Object.assign(env, redisEnv);
+  }
   const handle = startChild(name, process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, join(root, 'dist', 'apps', 'gateway', 'src', 'main.js')], { env, cwd: root });
   const url = `http://127.0.0.1:${port}`;
   const ready = await waitForHttp(`${url}/readyz`, (r) => r.status === 200, 60_000, handle);

@@ -54,6 +54,8 @@ async function databaseVersion() {
  * the same run (the baseline gateway) or a concurrent run takes another one.
  */
 async function claimRedisDb({ exclude = [] } = {}) {
+  // BENCH_REDIS=cluster: a three-master cluster of the run's own (the gateway gets REDIS_CLUSTER_NODES).
+  if (process.env.BENCH_REDIS === 'cluster') return require('./redis-cluster').startRedisCluster();
   const base = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
   const candidates = (process.env.BENCH_REDIS_DB && exclude.length === 0 ? [Number(process.env.BENCH_REDIS_DB)] : [15, 14, 13, 12, 11, 10, 9, 8]).filter(
     (db) => !exclude.includes(db),
@@ -78,6 +80,7 @@ async function claimRedisDb({ exclude = [] } = {}) {
 /** Deletes every key of the claimed database (it was empty when the run began). */
 async function releaseRedisDb(redis) {
   if (!redis) return;
+  if (redis.stop) return redis.stop();
   const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await client.connect();
