@@ -4,7 +4,7 @@ import { query } from './services';
 
 /**
  * The checks that limits and budgets are exact across two replicas, written once: the suites on
- * one Redis (limits-usage, budgets) and on a Redis Cluster (limits-on-cluster) run the same ones.
+ * one Redis (limits-usage, budgets) and on a Redis Cluster or behind Sentinel (limits-redis-topologies) run the same ones.
  * Each takes two replicas on one database and one Redis topology, and a simulator they call.
  */
 export interface TwoReplicas {

@@ -1,7 +1,8 @@
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { ask, freeKeyGetsExactly100, keyBudgetHolds, teamBudgetHolds, tokenLimitHolds, type TwoReplicas } from './support/exactness-checks';
 import { createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
-import { startRedisCluster, type RedisClusterTopology } from './support/redis-topology';
+import { waitUntil } from './support/redis-servers';
+import { startRedisCluster, startRedisSentinel, type RedisClusterTopology, type RedisSentinelTopology } from './support/redis-topology';
 import { createTestDatabase } from './support/services';
 
 /** A gauge or counter's value in a /metrics text (NaN when absent). */
@@ -72,5 +73,43 @@ describe('limits and budgets across replicas on a Redis Cluster', () => {
       // The health pipelines (every second) and the settlement pipelines would log here on CROSSSLOT.
       expect(gateway.output()).not.toMatch(/Redis unavailable|settlement failed|CROSSSLOT|slots allocation group/);
     }
+  });
+});
+
+/**
+ * Behind Sentinel, after a failover: the gateways follow the new master, and limits and budgets
+ * are exact there — a failover costs at most a few seconds of the degraded policy, never a wrong
+ * limit afterwards.
+ */
+describe('limits and budgets across replicas behind Sentinel, after a failover', () => {
+  let sentinel: RedisSentinelTopology;
+  let replicas: TwoReplicas;
+  let db: { url: string; drop(): Promise<void> };
+  const gateways: GatewayProcess[] = [];
+
+  beforeAll(async () => {
+    const [sim, topology, database] = await Promise.all([startSimulator(), startRedisSentinel(), createTestDatabase()]);
+    sentinel = topology;
+    db = database;
+    const env = { DATABASE_URL: db.url, ...sentinel.env, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' };
+    gateways.push(...(await Promise.all([startGateway(env), startGateway(env)])));
+    replicas = { a: gateways[0]!, b: gateways[1]!, sim, db };
+    await sentinel.failover();
+    for (const gateway of gateways) await waitUntil('ready on the new master', async () => (await fetch(`${gateway.url}/readyz`)).status === 200);
+  });
+
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await (replicas?.sim as RunningSimulator | undefined)?.close();
+    await sentinel?.stop();
+    await db?.drop();
+  });
+
+  it('gives a Free key sending 130 concurrent requests over two replicas exactly 100', async () => {
+    await freeKeyGetsExactly100(replicas);
+  });
+
+  it('never lets concurrent spending on two replicas pass a key budget', async () => {
+    await keyBudgetHolds(replicas);
   });
 });
