@@ -3,7 +3,7 @@ import { BudgetService, type HoldRef } from '@rosetta/limits';
 import { APP_LOGGER, type AppLogger, type Counter, MetricsService, REDIS_CLIENT, type RedisClient } from '@rosetta/platform';
 import { UsageRecorderService, type UsageRow } from '@rosetta/usage';
 import { createHash, randomUUID } from 'node:crypto';
-import { decodeRecord, type InflightRecord } from './inflight-record';
+import { decodeRecord, encodeRecord, type InflightRecord } from './inflight-record';
 
 /** A replica that has not said it is alive for this long is dead (its heartbeat key expired). */
 export const DEAD_AFTER_MS = 15_000;
@@ -14,6 +14,13 @@ const SWEEP_EVERY_MS = 5_000;
 const CLAIM_MS = 60_000;
 /** The in-flight hash outlives a replica gone for good long enough to be found. */
 const RECORDS_TTL_S = 86_400;
+/**
+ * Records wait this long to go out together: one HSET per 10 ms per process whatever the load
+ * (one per request cost a socket write each: a third more CPU per request at 64 connections,
+ * docs/benchmarks/2026-11-29-issue-30.md). A request admitted in the last 10 ms before a kill may
+ * be missed; one recorded in them is recovered as interrupted rather than as answered.
+ */
+export const SEND_EVERY_MS = 10;
 
 const alive = (replica: string): string => `rosetta:replica:{r:${replica}}`;
 const records = (replica: string): string => `rosetta:inflight:{r:${replica}}`;
@@ -29,9 +36,8 @@ const claim = (replica: string): string => `rosetta:recovering:{r:${replica}}`;
  * budget holds at that cost, and forgets them. A row the dead replica did write is not written
  * again (the ledger's key), and a hold it did settle is not charged again.
  *
- * The writes are one HSET per event-loop turn for every request admitted or recorded in it (sent
- * before the upstream calls of that turn leave), and one HDEL per ledger batch. Without Redis
- * this does nothing.
+ * The writes are one HSET per SEND_EVERY_MS for every request admitted or recorded in them, and
+ * one HDEL per ledger batch; nothing waits for them. Without Redis this does nothing.
  */
 @Injectable()
 export class InflightLedgerService implements OnModuleInit, OnApplicationShutdown {
@@ -101,7 +107,7 @@ export class InflightLedgerService implements OnModuleInit, OnApplicationShutdow
   }
 
   private keep(record: InflightRecord): void {
-    if (this.queued.push(record.row.requestId, JSON.stringify(record)) === 2) setImmediate(() => this.send());
+    if (this.queued.push(record.row.requestId, encodeRecord(record)) === 2) setTimeout(() => this.send(), SEND_EVERY_MS);
   }
 
   private send(): void {

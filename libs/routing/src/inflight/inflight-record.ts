@@ -53,9 +53,41 @@ export function interruptedRow(draft: UsageDraft, plan: RoutePlan, promptTokens:
   };
 }
 
+/** What each row field must be: a string, a number (either may be `?` nullable), a boolean, or the cache mark. */
+type FieldKind = 'string' | 'string?' | 'number' | 'number?' | 'boolean' | 'cache';
+
+/**
+ * The record's row fields in a fixed order: a record is a JSON array of their values (a third the
+ * size of the object and quicker to write, on every request), then the start time and the hold.
+ */
+const FIELDS: readonly (readonly [keyof UsageRow, FieldKind])[] = [
+  ['requestId', 'string'], ['clientRequestId', 'string?'], ['apiKeyId', 'string?'], ['teamId', 'string?'], ['dialect', 'string'],
+  ['requestedModel', 'string?'], ['servedModel', 'string?'], ['provider', 'string?'], ['status', 'number'], ['errorType', 'string?'],
+  ['inputTokens', 'number'], ['outputTokens', 'number'], ['cachedTokens', 'number'], ['cacheWriteTokens', 'number'], ['reasoningTokens', 'number'],
+  ['costUsd', 'number'], ['cache', 'cache'], ['savedUsd', 'number?'], ['latencyMs', 'number'], ['ttftMs', 'number?'], ['streamed', 'boolean'],
+  ['attempts', 'number'], ['route', 'string?'], ['unchargedUsd', 'number?'],
+];
+/** Bumped when FIELDS changes: a record of another version is skipped, never misread. */
+const VERSION = 1;
+
+export function encodeRecord({ row, hold }: InflightRecord): string {
+  const values: unknown[] = [VERSION];
+  for (const [field] of FIELDS) values.push(row[field] ?? null);
+  values.push(row.createdAt.getTime(), hold ? [hold.counters, hold.holdId, hold.amount] : null);
+  return JSON.stringify(values);
+}
+
+function fits(value: unknown, kind: FieldKind): boolean {
+  if (kind === 'cache') return value === null || value === 'hit' || value === 'miss';
+  if (kind.endsWith('?') && value === null) return true;
+  if (kind.startsWith('number')) return typeof value === 'number' && Number.isFinite(value);
+  return typeof value === kind.replace('?', '');
+}
+
 /**
  * A record read back from Redis, or `undefined` for one that is not ours to trust (written by
- * another version, or damaged): the sweep skips it rather than write a wrong row.
+ * another version, or damaged): the sweep skips it rather than write a wrong row — or one the
+ * database would refuse, and refuse again at every sweep.
  */
 export function decodeRecord(text: string, recoveredAt: number): InflightRecord | undefined {
   let parsed: unknown;
@@ -64,17 +96,24 @@ export function decodeRecord(text: string, recoveredAt: number): InflightRecord 
   } catch {
     return undefined;
   }
-  const record = parsed as { row?: Record<string, unknown>; hold?: Record<string, unknown> } | null;
-  const row = record?.row;
-  if (!row || typeof row['requestId'] !== 'string' || typeof row['dialect'] !== 'string' || typeof row['costUsd'] !== 'number') return undefined;
-  const createdAt = new Date(String(row['createdAt']));
-  if (Number.isNaN(createdAt.getTime())) return undefined;
-  const hold = record.hold;
-  const validHold = hold && Array.isArray(hold['counters']) && hold['counters'].every((c) => typeof c === 'string') && typeof hold['holdId'] === 'string' && typeof hold['amount'] === 'number';
-  const latencyMs = row['errorType'] === INTERRUPTED ? Math.max(0, recoveredAt - createdAt.getTime()) : Number(row['latencyMs']) || 0;
-  return {
-    // An interrupted row's latency is the time until it was recovered; a recorded row keeps its own.
-    row: { ...(row as unknown as UsageRow), createdAt, latencyMs },
-    hold: validHold ? (hold as unknown as HoldRef) : undefined,
-  };
+  if (!Array.isArray(parsed) || parsed.length !== FIELDS.length + 3 || parsed[0] !== VERSION) return undefined;
+  const row: Record<string, unknown> = {};
+  for (const [index, [field, kind]] of FIELDS.entries()) {
+    const value: unknown = parsed[index + 1];
+    if (!fits(value, kind)) return undefined;
+    if (value !== null || field !== 'unchargedUsd') row[field] = value;
+  }
+  const startedAt: unknown = parsed[FIELDS.length + 1];
+  if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
+  const createdAt = new Date(startedAt);
+  // An interrupted row's latency is the time until it was recovered; a recorded row keeps its own.
+  if (row['errorType'] === INTERRUPTED) row['latencyMs'] = Math.max(0, recoveredAt - startedAt);
+  return { row: { ...(row as unknown as UsageRow), createdAt }, hold: holdOf(parsed[FIELDS.length + 2]) };
+}
+
+function holdOf(value: unknown): HoldRef | undefined {
+  if (!Array.isArray(value) || value.length !== 3) return undefined;
+  const [counters, holdId, amount] = value as unknown[];
+  if (!Array.isArray(counters) || !counters.every((c) => typeof c === 'string') || typeof holdId !== 'string' || typeof amount !== 'number') return undefined;
+  return { counters: counters as string[], holdId, amount };
 }
