@@ -6,14 +6,17 @@ import { reportColumns, type UsageDimension, type UsageReportFilter, type UsageR
 import { planUsageReport, wholeDays, type UsageReportPlan } from './usage-report-plan';
 import { usdString } from './usd';
 
-/** Each dimension over raw rows, over rollup rows, and as the report shows it (from the merged rows). */
-const DIMENSIONS: Readonly<Record<UsageDimension, { raw: string; rollup: string; shown: string }>> = {
-  day: { raw: "(created_at AT TIME ZONE 'UTC')::date AS day", rollup: 'day', shown: "to_char(day, 'YYYY-MM-DD') AS day" },
-  hour: { raw: "date_trunc('hour', created_at AT TIME ZONE 'UTC') AS hour", rollup: '', shown: `to_char(hour, 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour` },
-  key: { raw: 'api_key_id', rollup: 'api_key_id', shown: 'api_key_id' },
-  team: { raw: 'team_id', rollup: 'team_id', shown: 'team_id' },
-  model: { raw: 'served_model', rollup: 'served_model', shown: 'served_model' },
-  provider: { raw: 'provider', rollup: 'provider', shown: 'provider' },
+/**
+ * Each dimension over raw rows and over rollup rows (both yielding `column`), and as the report
+ * shows the merged group: grouped by the plain value, formatted only for the few rows answered.
+ */
+const DIMENSIONS: Readonly<Record<UsageDimension, { raw: string; rollup: string; column: string; shown: string }>> = {
+  day: { raw: "(created_at AT TIME ZONE 'UTC')::date AS day", rollup: 'day', column: 'day', shown: "to_char(g.day, 'YYYY-MM-DD') AS day" },
+  hour: { raw: "date_trunc('hour', created_at AT TIME ZONE 'UTC') AS hour", rollup: '', column: 'hour', shown: `to_char(g.hour, 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour` },
+  key: { raw: 'api_key_id', rollup: 'api_key_id', column: 'api_key_id', shown: 'g.api_key_id' },
+  team: { raw: 'team_id', rollup: 'team_id', column: 'team_id', shown: 'g.team_id' },
+  model: { raw: 'served_model', rollup: 'served_model', column: 'served_model', shown: 'g.served_model' },
+  provider: { raw: 'provider', rollup: 'provider', column: 'provider', shown: 'g.provider' },
 };
 const TIME_DIMENSIONS = new Set<UsageDimension>(['day', 'hour']);
 const ROLLUP_SUMS = 'requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, cache_hits, saved_usd';
@@ -80,12 +83,15 @@ function reportQuery(filter: UsageReportFilter, plan: UsageReportPlan): { sql: s
     ...filter.groupBy.filter((d) => TIME_DIMENSIONS.has(d)).map((d) => `g.${d}`),
     'g.cost_usd DESC',
     'g.requests DESC',
-    ...filter.groupBy.filter((d) => !TIME_DIMENSIONS.has(d)).map((d) => `g.${DIMENSIONS[d].shown}`),
+    ...filter.groupBy.filter((d) => !TIME_DIMENSIONS.has(d)).map((d) => `g.${DIMENSIONS[d].column}`),
   ].join(', ');
   const source = parts.length > 0 ? parts.map((part) => `(${part})`).join(' UNION ALL ') : `SELECT ${raw}, ${RAW_SUMS} FROM request_log WHERE false GROUP BY ${positions}`;
+  const columns = filter.groupBy.map((d) => DIMENSIONS[d].column).join(', ');
   const sql = `WITH ${ctes}src AS (${source}),
-      g AS (SELECT ${shown}, ${sumsOfSums(9)} FROM src GROUP BY ${positions})
-    SELECT g.*${names}, g.cost_usd::text AS cost_text, g.saved_usd::text AS saved_text FROM g ${joins} ORDER BY ${order}`;
+      g AS (SELECT ${columns}, ${sumsOfSums(9)} FROM src GROUP BY ${positions})
+    SELECT ${shown}, g.requests, g.errors, g.input_tokens, g.output_tokens, g.cached_tokens, g.reasoning_tokens, g.cache_hits${names},
+           g.cost_usd::text AS cost_text, g.saved_usd::text AS saved_text
+      FROM g ${joins} ORDER BY ${order}`;
   return { sql, params };
 }
 
