@@ -38,8 +38,24 @@ export class UsageReportRepository {
     const days = filter.groupBy.includes('hour') ? undefined : wholeDays(filter.from, filter.to);
     const plan = planUsageReport(filter.from, filter.to, days ? await this.rollups.rolledDays(days.first, days.end) : []);
     const { sql, params } = reportQuery(filter, plan);
-    const rows: Record<string, unknown>[] = await this.dataSource.query(sql, params);
-    return rows.map((row) => reportRow(filter.groupBy, row));
+    return (await this.withoutJit(sql, params)).map((row) => reportRow(filter.groupBy, row));
+  }
+
+  /**
+   * The statement with JIT compilation off: its estimates are the worst case (every planned day
+   * stale, read from its rows), which on a large ledger crosses `jit_above_cost`, and compiling
+   * then costs a second for a query that runs in milliseconds (measured at 2M rows: 1.0 s of JIT,
+   * 0.2 s of execution).
+   */
+  private async withoutJit(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query('SET jit = off');
+      return (await runner.query(sql, params)) as Record<string, unknown>[];
+    } finally {
+      await runner.query('RESET jit').catch(() => undefined);
+      await runner.release();
+    }
   }
 }
 

@@ -31,6 +31,8 @@ export interface LedgerMaintenanceRun {
 export class LedgerMaintenanceService implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
+  /** Set at shutdown: a long run (the first after an upgrade) stops after the day it is rolling. */
+  private stopping = false;
 
   constructor(
     private readonly partitions: LedgerPartitionsRepository,
@@ -50,6 +52,7 @@ export class LedgerMaintenanceService implements OnApplicationBootstrap, OnModul
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     await this.running;
   }
@@ -92,6 +95,7 @@ export class LedgerMaintenanceService implements OnApplicationBootstrap, OnModul
     await this.rollups.registerDays(before);
     const rolled: string[] = [];
     for (const day of await this.rollups.staleDays(before)) {
+      if (this.stopping) break;
       await this.rollups.rollDay(day);
       rolled.push(day.day);
     }
