@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource, ledgerMonthsAhead, migrate, MIGRATIONS } from '@rosetta/persistence';
-import { UsageRepository, type UsageReportRow } from '@rosetta/usage';
+import { UsageReportRepository, UsageRepository, type LedgerRollupRepository, type UsageReportRow } from '@rosetta/usage';
 import { DataSource } from 'typeorm';
 import { ledgerOn, partitionNames, reportCases, seedLedger, startPglitePeer, type Ledger } from './support/ledger-db';
 import { createTestDatabase } from './support/services';
@@ -92,6 +92,14 @@ describe('ledger partitions, rollups and retention', () => {
       const withLate = await allReports(reports, now);
       expect(withLate).not.toEqual(raw);
       expect(await dataSource.query("SELECT rolled FROM request_log_days WHERE day = ($1::timestamptz AT TIME ZONE 'UTC')::date", [yesterday])).toEqual([{ rolled: false }]);
+      // Planned from a stale view (the day went stale between the plan and the statement): the
+      // statement's own check reads that day from its rows.
+      const everyDay = async (first: string, end: string): Promise<string[]> =>
+        Array.from({ length: (Date.parse(end) - Date.parse(first)) / DAY }, (_, i) => new Date(Date.parse(first) + i * DAY).toISOString().slice(0, 10));
+      const stalePlan = new UsageReportRepository(dataSource, { rolledDays: everyDay } as unknown as LedgerRollupRepository);
+      const answers: unknown[] = [];
+      for (const filter of reportCases(now, KEYS[0]!, TEAMS[0]!)) answers.push(await stalePlan.report(filter));
+      expect(answers).toEqual(withLate);
       expect((await maintenance.run(now))?.rolled).toEqual([yesterday.toISOString().slice(0, 10)]);
       expect(await allReports(reports, now)).toEqual(withLate);
     });

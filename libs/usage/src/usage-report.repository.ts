@@ -83,9 +83,12 @@ function reportQuery(filter: UsageReportFilter, plan: UsageReportPlan): { sql: s
     const rollup = filter.groupBy.map((d) => DIMENSIONS[d].rollup).join(', ');
     parts.push(
       `SELECT ${rollup}, ${ROLLUP_SUMS} FROM request_log_daily WHERE day IN (SELECT day FROM fresh)${and}`,
-      `SELECT ${raw}, ${RAW_SUMS} FROM stale s JOIN request_log r
-          ON r.created_at >= s.day::timestamp AT TIME ZONE 'UTC' AND r.created_at < (s.day + 1)::timestamp AT TIME ZONE 'UTC'
-        WHERE true${and} GROUP BY ${positions}`,
+      // LATERAL, fenced by OFFSET 0 so it is not flattened into a join: the rows of each stale day
+      // (normally none) by the time index, never a scan of a key's whole history that a join
+      // planned on the worst-case estimate might prefer.
+      `SELECT ${raw}, ${RAW_SUMS} FROM stale s CROSS JOIN LATERAL (
+          SELECT * FROM request_log WHERE created_at >= s.day::timestamp AT TIME ZONE 'UTC' AND created_at < (s.day + 1)::timestamp AT TIME ZONE 'UTC'${and} OFFSET 0
+        ) r GROUP BY ${positions}`,
     );
   }
   const shown = filter.groupBy.map((d) => DIMENSIONS[d].shown).join(', ');
