@@ -5,7 +5,7 @@ import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, PlanCacheService } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
 import { RegistryService } from '@rosetta/registry';
-import { UsageRepository, usdString } from '@rosetta/usage';
+import { UsageReportRepository, UsageRepository, usdString } from '@rosetta/usage';
 import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
@@ -58,6 +58,7 @@ export class AdminKeysController {
     private readonly registry: RegistryService,
     private readonly budgets: BudgetService,
     private readonly usage: UsageRepository,
+    private readonly reports: UsageReportRepository,
     private readonly semantic: SemanticIndexService,
   ) {}
 
@@ -152,7 +153,7 @@ export class AdminKeysController {
 
   /** This UTC month's spend of every key, in one grouped read of the ledger. */
   private async monthlySpend(): Promise<Map<string, string>> {
-    const rows = await this.usage.report({ from: monthStart(), to: new Date(), groupBy: ['key'] });
+    const rows = await this.reports.report({ from: monthStart(), to: new Date(), groupBy: ['key'] });
     return new Map(rows.filter((row) => row.api_key_id).map((row) => [row.api_key_id!, row.cost_usd]));
   }
 

@@ -3,7 +3,7 @@ import { Public, TeamCacheService, TeamRepository, type TeamRecord } from '@rose
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, teamTag } from '@rosetta/limits';
 import { validateBody } from '@rosetta/platform';
-import { UsageRepository, usdString } from '@rosetta/usage';
+import { UsageReportRepository, usdString } from '@rosetta/usage';
 import { budgetOf, checkInclude, monthStart } from './admin-keys.controller';
 import { CreateTeamDto, UpdateTeamDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
@@ -32,7 +32,7 @@ export class AdminTeamsController {
     private readonly repository: TeamRepository,
     private readonly cache: TeamCacheService,
     private readonly budgets: BudgetService,
-    private readonly usage: UsageRepository,
+    private readonly usage: UsageReportRepository,
   ) {}
 
   @Post()

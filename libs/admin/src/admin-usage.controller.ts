@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Controller, Get, Param, Query, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { isGatewayRequestId, isStorableText } from '@rosetta/platform';
-import { usageCsv, usageTotals, UsageRecorderService, UsageRepository, type UsageReportRow, type UsageTotals } from '@rosetta/usage';
+import { usageCsv, usageTotals, UsageRecorderService, UsageReportRepository, UsageRepository, type UsageReportRow, type UsageTotals } from '@rosetta/usage';
 import { AdminGuard } from './admin.guard';
-import { parseRequestListQuery } from './request-list-query';
+import { parseRequestListQuery, type RequestListQuery } from './request-list-query';
 import { parseUsageQuery } from './usage-query';
 
 /**
@@ -32,19 +33,39 @@ export interface UsageReport {
 export class AdminUsageController {
   constructor(
     private readonly usage: UsageRepository,
+    private readonly reports: UsageReportRepository,
     private readonly recorder: UsageRecorderService,
   ) {}
 
   /**
    * Recent requests, newest first, a page at a time: `next_cursor` names the next (older) page,
    * null on the last. Filters and limits in `parseRequestListQuery`; each row as in the lookup below.
+   * With `format=ndjson`, every matching row instead, streamed (see `exportRows`).
    */
   @Get('requests')
-  async requests(@Query() query: Record<string, unknown>): Promise<{ data: Record<string, unknown>[]; next_cursor: string | null }> {
+  async requests(@Query() query: Record<string, unknown>): Promise<{ data: Record<string, unknown>[]; next_cursor: string | null } | StreamableFile> {
     const filter = parseRequestListQuery(query);
     await this.recorder.flush(); // this replica's requests that just ended are on the first page
+    if (filter.format === 'ndjson') return this.exportRows(filter);
     const page = await this.usage.page(filter);
     return { data: page.data, next_cursor: page.nextCursor };
+  }
+
+  /**
+   * One JSON object per line, newest first, each row as in the lookup below. Pages are read from
+   * the ledger as the client takes them (the stream reads one ahead of the response, which pipes
+   * with backpressure), so the export holds a page in memory whatever its size, and stops reading
+   * when the client goes away.
+   */
+  private exportRows({ format: _format, limit: _limit, ...conditions }: RequestListQuery): StreamableFile {
+    const pages = this.usage.exportPages(conditions);
+    async function* lines(): AsyncGenerator<string> {
+      for await (const rows of pages) yield rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+    }
+    return new StreamableFile(Readable.from(lines(), { highWaterMark: 1 }), {
+      type: 'application/x-ndjson; charset=utf-8',
+      disposition: 'attachment; filename="rosetta-requests.ndjson"',
+    });
   }
 
   /**
@@ -82,7 +103,7 @@ export class AdminUsageController {
   async report(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) res: HeaderSetter): Promise<UsageReport | string> {
     const parsed = parseUsageQuery(query);
     await this.recorder.flush();
-    const data = await this.usage.report(parsed);
+    const data = await this.reports.report(parsed);
     if (parsed.format === 'csv') {
       // Named by the first and the last day it covers (`to` itself is excluded).
       const day = (date: Date): string => date.toISOString().slice(0, 10);

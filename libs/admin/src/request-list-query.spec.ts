@@ -47,7 +47,18 @@ describe('GET /admin/requests parameters', () => {
     expect(refusal({ since: '2026-11-02', until: '2026-11-01' }).param).toBe('since');
     expect(refusal({ model: '' }).param).toBe('model');
     expect(refusal({ limit: ['1', '2'] }).param).toBe('limit');
-    expect(refusal({ page: '2' })).toEqual({ param: 'page', message: "Unknown query parameter 'page'; use before, limit, key_id, team_id, model, status, since, until" });
+    expect(refusal({ page: '2' })).toEqual({ param: 'page', message: "Unknown query parameter 'page'; use before, limit, key_id, team_id, model, status, since, until, format" });
+  });
+
+  it('asks for an export with format=ndjson, which has every matching row (no limit, no cursor)', () => {
+    expect(parseRequestListQuery({ format: 'ndjson', key_id: KEY, status: 'error' })).toEqual({ limit: 50, format: 'ndjson', apiKeyId: KEY, status: 'error' });
+    expect(parseRequestListQuery({ format: 'json' })).toEqual({ limit: 50 });
+    expect(refusal({ format: 'csv' })).toEqual({ param: 'format', message: "Invalid 'format': must be json or ndjson, got 'csv'" });
+    expect(refusal({ format: 'ndjson', limit: '10' })).toEqual({
+      param: 'limit',
+      message: "Invalid 'limit': an export (format=ndjson) has every matching row; narrow it with since and until instead",
+    });
+    expect(refusal({ format: 'ndjson', before: 'x' }).param).toBe('before');
   });
 
   it('hands out cursors that read back, and no others', () => {

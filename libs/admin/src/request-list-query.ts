@@ -2,7 +2,12 @@ import { checkStoredText } from '@rosetta/platform';
 import { decodeCursor, type LedgerPageFilter } from '@rosetta/usage';
 import { id, instant, invalid, single } from './usage-query';
 
-const PARAMETERS = ['before', 'limit', 'key_id', 'team_id', 'model', 'status', 'since', 'until'];
+/** A page's filter; `format: 'ndjson'` asks for every matching row as a stream instead. */
+export interface RequestListQuery extends LedgerPageFilter {
+  format?: 'ndjson';
+}
+
+const PARAMETERS = ['before', 'limit', 'key_id', 'team_id', 'model', 'status', 'since', 'until', 'format'];
 export const REQUEST_LIST_DEFAULT_LIMIT = 50;
 export const REQUEST_LIST_MAX_LIMIT = 200;
 
@@ -10,12 +15,20 @@ export const REQUEST_LIST_MAX_LIMIT = 200;
  * `GET /admin/requests` parameters, checked: `limit` 1–200 (50 by default); `before` the
  * `next_cursor` of the previous page; `key_id` and `team_id` ids; `model` a requested or served
  * model id; `status` `error` (≥ 400) or an exact HTTP status; `since` (inclusive) and `until`
- * (exclusive) ISO 8601 dates or date-times as for `GET /admin/usage`. Anything else is a 400
+ * (exclusive) ISO 8601 dates or date-times as for `GET /admin/usage`; `format` json (a page) or
+ * ndjson (an export of every matching row, without `limit` or `before`). Anything else is a 400
  * naming the parameter.
  */
-export function parseRequestListQuery(query: Record<string, unknown>): LedgerPageFilter {
+export function parseRequestListQuery(query: Record<string, unknown>): RequestListQuery {
   for (const name of Object.keys(query)) {
     if (!PARAMETERS.includes(name)) throw invalid(name, `Unknown query parameter '${name}'; use ${PARAMETERS.join(', ')}`);
+  }
+  const format = single(query, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'ndjson') throw invalid('format', `Invalid 'format': must be json or ndjson, got '${format.slice(0, 20)}'`);
+  if (format === 'ndjson') {
+    for (const name of ['limit', 'before']) {
+      if (query[name] !== undefined) throw invalid(name, `Invalid '${name}': an export (format=ndjson) has every matching row; narrow it with since and until instead`);
+    }
   }
   const filter: LedgerPageFilter = { limit: limit(single(query, 'limit')) };
   const beforeText = single(query, 'before');
@@ -42,7 +55,7 @@ export function parseRequestListQuery(query: Record<string, unknown>): LedgerPag
   if (filter.since && filter.until && filter.since.getTime() >= filter.until.getTime()) {
     throw invalid('since', `Invalid 'since': must be before 'until' (since ${filter.since.toISOString()}, until ${filter.until.toISOString()})`);
   }
-  return filter;
+  return format === 'ndjson' ? { ...filter, format } : filter;
 }
 
 function limit(text: string | undefined): number {

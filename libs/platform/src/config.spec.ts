@@ -12,6 +12,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MODEL_ALIASES: 'a*b=rosetta/x' })).toThrow(/MODEL_ALIASES/);
   });
 
+  it('keeps the ledger forever unless LEDGER_RETENTION_DAYS says otherwise, refusing less than a week', () => {
+    expect(loadConfig({}).ledgerRetentionDays).toBeUndefined();
+    expect(loadConfig({ LEDGER_RETENTION_DAYS: '400' }).ledgerRetentionDays).toBe(400);
+    expect(() => loadConfig({ LEDGER_RETENTION_DAYS: '3' })).toThrow('LEDGER_RETENTION_DAYS: must be between 7 and 36500, got 3');
+    expect(() => loadConfig({ LEDGER_RETENTION_DAYS: '90d' })).toThrow("LEDGER_RETENTION_DAYS: must be a whole number, got '90d'");
+  });
+
   it('reads the first-byte watchdog, 0 turning it off', () => {
     expect(loadConfig({}).timeouts.fallbackFirstByteMs).toBe(15_000);
     expect(loadConfig({ UPSTREAM_FALLBACK_FIRST_BYTE_MS: '0' }).timeouts.fallbackFirstByteMs).toBe(0);

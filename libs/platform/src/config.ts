@@ -84,6 +84,11 @@ export interface RosettaConfig {
   /** RESPONSES_RETENTION_DAYS: how long stored Responses answers can be read back and continued. */
   responsesRetentionDays: number;
   /**
+   * LEDGER_RETENTION_DAYS: how long the ledger keeps its rows; months wholly older are dropped
+   * (their daily rollup stays). Undefined (unset): kept forever.
+   */
+  ledgerRetentionDays?: number;
+  /**
    * The response cache's limits (it is turned on per plan or key): RESPONSE_CACHE_MAX_ENTRY (the
    * largest answer kept), RESPONSE_CACHE_MEMORY (the in-process store's size without Redis),
    * RESPONSE_CACHE_EMBEDDING_MODEL (semantic mode's embedding model).
@@ -256,6 +261,9 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
     workers: int(env, 'WORKERS', availableParallelism(), 1, MAX_WORKERS),
     responsesRetentionDays: int(env, 'RESPONSES_RETENTION_DAYS', 30, 1, 3650),
+    // At least a week: no row the gateway writes (a stream's start time, a recovered request) can
+    // then belong to a month already dropped.
+    ledgerRetentionDays: str(env, 'LEDGER_RETENTION_DAYS') === undefined ? undefined : int(env, 'LEDGER_RETENTION_DAYS', 0, 7, 36_500),
     responseCache: {
       maxEntryBytes: size(env, 'RESPONSE_CACHE_MAX_ENTRY', 1024 ** 2),
       memoryBytes: size(env, 'RESPONSE_CACHE_MEMORY', 64 * 1024 ** 2),

@@ -5,3 +5,8 @@ export * from './usage.module';
 export * from './usd';
 export * from './usage-report';
 export * from './ledger-page';
+export * from './usage-report.repository';
+export * from './usage-report-plan';
+export * from './ledger/ledger-maintenance.service';
+export * from './ledger/ledger-partitions.repository';
+export * from './ledger/ledger-rollup.repository';

@@ -1,7 +1,14 @@
 import { Global, Module } from '@nestjs/common';
+import { LedgerMaintenanceService } from './ledger/ledger-maintenance.service';
+import { LedgerPartitionsRepository } from './ledger/ledger-partitions.repository';
+import { LedgerRollupRepository } from './ledger/ledger-rollup.repository';
 import { UsageRecorderService } from './usage-recorder.service';
+import { UsageReportRepository } from './usage-report.repository';
 import { UsageRepository } from './usage.repository';
 
 @Global()
-@Module({ providers: [UsageRepository, UsageRecorderService], exports: [UsageRecorderService, UsageRepository] })
+@Module({
+  providers: [UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerMaintenanceService],
+  exports: [UsageRecorderService, UsageRepository, UsageReportRepository, LedgerMaintenanceService],
+})
 export class UsageModule {}

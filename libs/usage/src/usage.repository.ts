@@ -1,21 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { encodeCursor, ledgerPageQuery, type LedgerPageFilter } from './ledger-page';
+import { decodeCursor, encodeCursor, ledgerPageQuery, type LedgerPageFilter } from './ledger-page';
 import type { UsageRow } from './usage-entry';
-import { reportColumns, type UsageDimension, type UsageReportFilter, type UsageReportRow } from './usage-report';
 import { usdString } from './usd';
-
-/** How each dimension is selected and grouped; names are joined in after grouping. */
-const DIMENSION_SQL: Readonly<Record<UsageDimension, string>> = {
-  day: "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day",
-  key: 'api_key_id',
-  team: 'team_id',
-  model: 'served_model',
-  provider: 'provider',
-  hour: `to_char(date_trunc('hour', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour`,
-};
-/** Dimensions computed in the select list, grouped and ordered by their alias. */
-const TIME_DIMENSIONS = new Set<UsageDimension>(['day', 'hour']);
 
 /** A ledger row with the key's and the team's current names. */
 const LEDGER_ROW = `SELECT r.*, k.name AS key_name, t.name AS team_name
@@ -26,6 +13,9 @@ const COLUMNS = [
   'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'streamed', 'attempts', 'route', 'created_at',
   'client_request_id', 'team_id', 'uncharged_usd', 'cache', 'saved_usd', 'cache_write_tokens',
 ] as const;
+
+/** Rows per keyset page of an export: a few hundred kilobytes of JSON. */
+const EXPORT_PAGE_ROWS = 500;
 
 /** The only place that touches request_log. Inserts are one statement per batch. */
 @Injectable()
@@ -45,10 +35,11 @@ export class UsageRepository {
       const placeholders = values.map((value) => `$${params.push(value)}`);
       return `(${placeholders.join(', ')})`;
     });
-    // Ids are the gateway's own, unique and unguessable; the conflict clause only makes a retried
-    // batch (one whose first write did land) idempotent.
+    // Ids are the gateway's own, unique and unguessable; the conflict clause makes a retried batch
+    // (one whose first write did land) idempotent, and a recovery row for a request whose own row
+    // landed late collide with it: both carry the request's start time, the partition key.
     await this.dataSource.query(
-      `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (request_id) DO NOTHING`,
+      `INSERT INTO request_log (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (request_id, created_at) DO NOTHING`,
       params,
     );
   }
@@ -79,11 +70,18 @@ export class UsageRepository {
     return rows[0] ? presentLedgerRow(rows[0]) : null;
   }
 
-  /** What a key or a team spent since `since` (USD), from the ledger's (key|team, time) indexes. */
+  /**
+   * What a key or a team spent since `since` (USD), from the ledger's (key|team, time) indexes,
+   * plus the daily rollup of the days whose rows went to LEDGER_RETENTION_DAYS (a whole day each:
+   * budget periods begin at UTC midnight), so a `total` budget is not refunded by retention.
+   */
   async spentSince(scope: 'key' | 'team', id: string, since: Date): Promise<number> {
     const column = scope === 'key' ? 'api_key_id' : 'team_id';
     const rows: { spent: string | null }[] = await this.dataSource.query(
-      `SELECT sum(cost_usd)::text AS spent FROM request_log WHERE ${column} = $1 AND created_at >= $2`,
+      `SELECT ((SELECT coalesce(sum(cost_usd), 0) FROM request_log WHERE ${column} = $1 AND created_at >= $2)
+             + (SELECT coalesce(sum(d.cost_usd), 0) FROM request_log_daily d
+                 WHERE d.${column} = $1 AND d.day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
+                   AND d.day IN (SELECT day FROM request_log_days WHERE dropped)))::text AS spent`,
       [id, since],
     );
     return Number(rows[0]?.spent ?? 0);
@@ -99,6 +97,21 @@ export class UsageRepository {
   }
 
   /**
+   * Every row under the filter's conditions, newest first, a keyset page at a time: a page is read
+   * only when the consumer asks for the next one, so an export of any size holds one page in
+   * memory and no transaction or cursor open (on PGlite, whose one session everything shares, too).
+   */
+  async *exportPages(filter: Omit<LedgerPageFilter, 'limit' | 'before'>, pageSize = EXPORT_PAGE_ROWS): AsyncGenerator<Record<string, unknown>[]> {
+    let before: LedgerPageFilter['before'];
+    for (;;) {
+      const page = await this.page({ ...filter, limit: pageSize, ...(before ? { before } : {}) });
+      if (page.data.length > 0) yield page.data;
+      if (!page.nextCursor) return;
+      before = decodeCursor(page.nextCursor);
+    }
+  }
+
+  /**
    * Ledger rows newest first, filtered, with key and team names (see `ledgerPageQuery`), and the
    * cursor of the next, older page when there is one.
    */
@@ -110,77 +123,6 @@ export class UsageRepository {
     const nextCursor = rows.length > filter.limit && last ? encodeCursor({ time: String(last['cursor_time']), requestId: String(last['request_id']) }) : null;
     return { data: data.map(({ cursor_time: _time, ...row }) => presentLedgerRow(row)), nextCursor };
   }
-
-  /**
-   * Totals per the dimensions asked for over [from, to): one scan of the ledger by `created_at`
-   * (or by key or team and time when filtered, from the matching index), grouped first, with key
-   * and team names joined to the few grouped rows afterwards.
-   */
-  async report(filter: UsageReportFilter): Promise<UsageReportRow[]> {
-    const params: unknown[] = [filter.from, filter.to];
-    const where = ['created_at >= $1', 'created_at < $2'];
-    if (filter.apiKeyId) where.push(`api_key_id = $${params.push(filter.apiKeyId)}`);
-    if (filter.teamId) where.push(`team_id = $${params.push(filter.teamId)}`);
-    const dimensions = filter.groupBy.map((d) => DIMENSION_SQL[d]);
-    const grouped = filter.groupBy.map((d) => (TIME_DIMENSIONS.has(d) ? d : DIMENSION_SQL[d]));
-    const names = [
-      filter.groupBy.includes('key') ? 'k.name AS key_name' : null,
-      filter.groupBy.includes('team') ? 't.name AS team_name' : null,
-    ].filter((column) => column !== null);
-    const joins = [
-      filter.groupBy.includes('key') ? 'LEFT JOIN api_keys k ON k.id = g.api_key_id' : '',
-      filter.groupBy.includes('team') ? 'LEFT JOIN teams t ON t.id = g.team_id' : '',
-    ].join(' ');
-    // Days in order, then the biggest spenders first; ids last so the order is stable.
-    const order = [...filter.groupBy.filter((d) => TIME_DIMENSIONS.has(d)).map((d) => `g.${d}`), 'g.cost_usd DESC', 'g.requests DESC', ...grouped.filter((c) => c !== 'day' && c !== 'hour').map((c) => `g.${c}`)]
-      .filter((column) => column !== null)
-      .join(', ');
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH g AS (
-         SELECT ${dimensions.join(', ')},
-                count(*)::bigint AS requests,
-                count(*) FILTER (WHERE status >= 400 OR error_type IS NOT NULL)::bigint AS errors,
-                coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
-                coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
-                coalesce(sum(cached_tokens), 0)::bigint AS cached_tokens,
-                coalesce(sum(reasoning_tokens), 0)::bigint AS reasoning_tokens,
-                round(coalesce(sum(cost_usd), 0), 9) AS cost_usd,
-                count(*) FILTER (WHERE cache = 'hit')::bigint AS cache_hits,
-                round(coalesce(sum(saved_usd), 0), 9) AS saved_usd
-           FROM request_log
-          WHERE ${where.join(' AND ')}
-          GROUP BY ${grouped.join(', ')}
-       )
-       SELECT g.*${names.map((n) => `, ${n}`).join('')}, g.cost_usd::text AS cost_text, g.saved_usd::text AS saved_text FROM g ${joins} ORDER BY ${order}`,
-      params,
-    );
-    return rows.map((row) => reportRow(filter.groupBy, row));
-  }
-}
-
-function reportRow(groupBy: readonly UsageDimension[], row: Record<string, unknown>): UsageReportRow {
-  const out: UsageReportRow = {
-    requests: Number(row['requests']),
-    errors: Number(row['errors']),
-    input_tokens: Number(row['input_tokens']),
-    output_tokens: Number(row['output_tokens']),
-    cached_tokens: Number(row['cached_tokens']),
-    reasoning_tokens: Number(row['reasoning_tokens']),
-    cost_usd: usdString(Number(row['cost_text'])),
-    cache_hits: Number(row['cache_hits']),
-    saved_usd: usdString(Number(row['saved_text'])),
-  };
-  const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-  for (const dimension of groupBy) {
-    if (dimension === 'day') out.day = String(row['day']);
-    if (dimension === 'key') Object.assign(out, { api_key_id: text(row['api_key_id']), key_name: text(row['key_name']) });
-    if (dimension === 'team') Object.assign(out, { team_id: text(row['team_id']), team_name: text(row['team_name']) });
-    if (dimension === 'model') out.served_model = text(row['served_model']);
-    if (dimension === 'provider') out.provider = text(row['provider']);
-    if (dimension === 'hour') out.hour = String(row['hour']);
-  }
-  // Dimensions first, in the order asked, then the totals: the JSON reads like the CSV.
-  return Object.fromEntries(reportColumns(groupBy).map((column) => [column, out[column]])) as unknown as UsageReportRow;
 }
 
 /** A ledger row as the admin API shows it: cost as a decimal string, times as ISO 8601. */

@@ -44,8 +44,13 @@ export function requestPaths(admin: (summary: string, tag: string, responses: Js
   const page = { type: 'object', properties: { data: { type: 'array', items: ref('LedgerRow') }, next_cursor: { type: ['string', 'null'], description: 'Pass as `before` for the next, older page; null on the last' } } };
   return {
     '/admin/requests': {
-      get: admin('Recent requests from the ledger, newest first, a page at a time (keyset-paged: pages hold still while new requests arrive)', 'Admin: usage', { '200': json(page) }, {
+      get: admin(
+        'Recent requests from the ledger, newest first, a page at a time (keyset-paged: pages hold still while new requests arrive); with format=ndjson, every matching row streamed, one JSON object per line',
+        'Admin: usage',
+        { '200': { description: 'A page, or the export', content: { 'application/json': { schema: page }, 'application/x-ndjson': { schema: ref('LedgerRow') } } } },
+        {
         parameters: [
+          queryParam('format', 'json (default: a page) or ndjson (every matching row, streamed; no limit or before)', { type: 'string', enum: ['json', 'ndjson'] }),
           queryParam('limit', '1-200 (default 50)', { type: 'integer', minimum: 1, maximum: 200 }),
           queryParam('before', 'The next_cursor of the previous page'),
           queryParam('key_id', 'Only this key'),
@@ -55,7 +60,8 @@ export function requestPaths(admin: (summary: string, tag: string, responses: Js
           queryParam('since', 'Inclusive, ISO 8601 date or date-time'),
           queryParam('until', 'Exclusive, ISO 8601; a date alone includes that day'),
         ],
-      }),
+        },
+      ),
     },
     '/admin/requests/{id}': {
       get: admin("Support lookup by the gateway's request id or the caller's client_request_id (several matches answer `{client_request_id, matches}`)", 'Admin: usage', {
