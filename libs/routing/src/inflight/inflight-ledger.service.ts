@@ -15,12 +15,13 @@ const CLAIM_MS = 60_000;
 /** The in-flight hash outlives a replica gone for good long enough to be found. */
 const RECORDS_TTL_S = 86_400;
 /**
- * Records wait this long to go out together: one HSET per 10 ms per process whatever the load
- * (one per request cost a socket write each: a third more CPU per request at 64 connections,
- * docs/benchmarks/2026-11-29-issue-30.md). A request admitted in the last 10 ms before a kill may
- * be missed; one recorded in them is recovered as interrupted rather than as answered.
+ * Recorded rows wait this long to go out together (one HSET per 10 ms per process): a row
+ * recorded in the last 10 ms before a kill is recovered from its open record, as interrupted at
+ * its reserved cost, rather than as answered. Open records cannot wait: each turn's go out at its
+ * end, before the upstream calls they announce leave (a timer let a kill in the window lose a
+ * request the upstream saw — the cluster test caught it).
  */
-export const SEND_EVERY_MS = 10;
+export const RECORDED_EVERY_MS = 10;
 
 const alive = (replica: string): string => `rosetta:replica:{r:${replica}}`;
 const records = (replica: string): string => `rosetta:inflight:{r:${replica}}`;
@@ -36,13 +37,17 @@ const claim = (replica: string): string => `rosetta:recovering:{r:${replica}}`;
  * budget holds at that cost, and forgets them. A row the dead replica did write is not written
  * again (the ledger's key), and a hold it did settle is not charged again.
  *
- * The writes are one HSET per SEND_EVERY_MS for every request admitted or recorded in them, and
- * one HDEL per ledger batch; nothing waits for them. Without Redis this does nothing.
+ * The writes are one HSET per event-loop turn for the requests admitted in it (sent before their
+ * upstream calls leave), one per RECORDED_EVERY_MS for the rows recorded in them, and one HDEL
+ * per ledger batch; nothing waits for them. Without Redis this does nothing.
  */
 @Injectable()
 export class InflightLedgerService implements OnModuleInit, OnApplicationShutdown {
   readonly replica = randomUUID();
-  private queued: string[] = [];
+  /** Open records of this turn: field, value, field, value… */
+  private opening: string[] = [];
+  /** Recorded rows of the next 10 ms, by request id (one written meanwhile is dropped). */
+  private recording = new Map<string, string>();
   /** The budget hold of each request kept and not recorded yet, for its row's record. */
   private readonly holds = new Map<string, HoldRef | undefined>();
   private timers: NodeJS.Timeout[] = [];
@@ -92,7 +97,7 @@ export class InflightLedgerService implements OnModuleInit, OnApplicationShutdow
   open(record: InflightRecord): void {
     if (!this.redis) return;
     this.holds.set(record.row.requestId, record.hold);
-    this.keep(record);
+    if (this.opening.push(record.row.requestId, encodeRecord(record)) === 2) setImmediate(() => this.send(this.take()));
   }
 
   /**
@@ -103,20 +108,28 @@ export class InflightLedgerService implements OnModuleInit, OnApplicationShutdow
     if (!this.holds.has(row.requestId)) return;
     const hold = this.holds.get(row.requestId);
     this.holds.delete(row.requestId);
-    this.keep({ row, hold });
+    if (this.recording.size === 0) setTimeout(() => this.send(this.takeRecorded()), RECORDED_EVERY_MS);
+    this.recording.set(row.requestId, encodeRecord({ row, hold }));
   }
 
-  private keep(record: InflightRecord): void {
-    if (this.queued.push(record.row.requestId, encodeRecord(record)) === 2) setTimeout(() => this.send(), SEND_EVERY_MS);
+  private take(): string[] {
+    const fields = this.opening;
+    this.opening = [];
+    return fields;
   }
 
-  private send(): void {
-    const fields = this.queued;
-    this.queued = [];
-    void this.attempt((redis) => redis.hset(records(this.replica), ...fields));
+  private takeRecorded(): string[] {
+    const fields = [...this.recording].flat();
+    this.recording.clear();
+    return fields;
+  }
+
+  private send(fields: string[]): void {
+    if (fields.length > 0) void this.attempt((redis) => redis.hset(records(this.replica), ...fields));
   }
 
   private forget(rows: UsageRow[]): void {
+    for (const row of rows) this.recording.delete(row.requestId);
     void this.attempt((redis) => redis.hdel(records(this.replica), ...rows.map((row) => row.requestId)));
   }
 
