@@ -13,7 +13,8 @@ export const ipv4Detector: Detector = {
     let i = from;
     while (i < text.length) {
       meter.steps += 1;
-      if (!startsDigitRun(text, i, '.')) {
+      // After a colon it is the IPv4 tail of an IPv6 address, which that detector takes whole.
+      if (!startsDigitRun(text, i, '.') || codeAt(text, i - 1) === 58) {
         i += 1;
         continue;
       }
