@@ -76,16 +76,25 @@ function maxWindow(detectors: readonly Detector[]): number {
 }
 
 export interface FindOptions {
+  /** Whether offset 0 is the start of the whole text. */
   atStart: boolean;
+  /** Whether the text ends here (false mid-stream). */
   atEnd: boolean;
-  from: number;
+  /**
+   * Findings starting before this are not wanted (a stream has emitted them). Each detector
+   * starts twice its window earlier, which is all the context its findings depend on.
+   */
+  wantFrom: number;
 }
 
+const ONE_SHOT: FindOptions = { atStart: true, atEnd: true, wantFrom: 0 };
+
 /** Every finding of one check in text; detectors' kinds filtered to the check's. */
-export function findForCheck(check: CompiledCheck, text: string, options: FindOptions, meter: ScanMeter): Finding[] {
-  if (check.program) return runRegexProgram(check.program, text, options, meter);
+export function findForCheck(check: CompiledCheck, text: string, meter: ScanMeter, options: FindOptions = ONE_SHOT): Finding[] {
+  const from = (window: number): number => Math.max(0, options.wantFrom - 2 * window);
+  if (check.program) return runRegexProgram(check.program, text, { ...options, from: from(check.window) }, meter);
   const found: Finding[] = [];
-  for (const detector of check.detectors) detector.find(text, found, options.from, meter);
+  for (const detector of check.detectors) detector.find(text, found, from(detector.window), meter);
   return check.kinds ? found.filter((f) => check.kinds?.has(f.kind)) : found;
 }
 

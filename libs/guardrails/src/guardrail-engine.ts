@@ -36,7 +36,7 @@ export function scanGuardrails(text: string, guardrails: CompiledGuardrails, sta
   const toRedact: Finding[] = [];
   let blocked: GuardrailBlock | undefined;
   for (const check of checksAt(guardrails, stage)) {
-    const findings = findForCheck(check, text, { atStart: true, atEnd: true, from: 0 }, meter);
+    const findings = findForCheck(check, text, meter);
     if (findings.length === 0) continue;
     verdicts.push(verdictOf(check, stage, findings));
     if (check.action === 'block') blocked ??= { check: check.check, index: check.index };

@@ -7,3 +7,4 @@ export * from './finding';
 export * from './compile-guardrails';
 export * from './guardrail-engine';
 export * from './redact-spans';
+export * from './streaming-redactor';

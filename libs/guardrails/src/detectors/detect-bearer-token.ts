@@ -5,13 +5,13 @@ import { holdFromTriggers } from './hold-from-triggers';
 const MIN_TOKEN = 16;
 const MAX_TOKEN = 2048;
 const MAX_GAP = 4;
-/** `Bearer` is matched in any case; these are the spellings whose first letters streams wait for. */
+/** The spellings taken: streams hold back from each, so no other spelling may be matched. */
 const TRIGGERS = ['Bearer', 'bearer', 'BEARER'];
 const WINDOW = 6 + MAX_GAP + MAX_TOKEN + 2;
 
 /**
  * Bearer tokens as written in an `Authorization: Bearer <token>` header (or a curl line): the
- * word `bearer` (any case) standing alone, 1–4 spaces, then 16–2048 characters of the RFC 6750
+ * word `Bearer` (or `bearer`, `BEARER`) standing alone, 1–4 spaces, then 16–2048 characters of the RFC 6750
  * token alphabet. The finding is the token, so the placeholder keeps the header readable.
  */
 export const bearerTokenDetector: Detector = {
@@ -39,7 +39,7 @@ export const bearerTokenDetector: Detector = {
 };
 
 function isWord(text: string, i: number): boolean {
-  return text.slice(i, i + 6).toLowerCase() === 'bearer' && !isAlnum(codeAt(text, i - 1));
+  return TRIGGERS.some((t) => text.startsWith(t, i)) && !isAlnum(codeAt(text, i - 1));
 }
 
 /** RFC 6750 b64token: ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/", then "=" padding. */
