@@ -4,6 +4,7 @@ import { holdFromTriggers } from './hold-from-triggers';
 
 const BEGIN = '-----BEGIN ';
 const TAIL = 'PRIVATE KEY-----';
+const END = '-----END ';
 /** Longest label before PRIVATE KEY we accept (`ENCRYPTED `, `OPENSSH `, `RSA `, `EC `, `DSA `...). */
 const MAX_LABEL = 24;
 /**
@@ -22,6 +23,9 @@ export const privateKeyDetector: Detector = {
   kind: 'private_key',
   window: MAX_PEM_BLOCK + 2,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
+    // The next END line is searched once and reused by later headers before it, so a text of
+    // many unterminated headers is still read once, not once per header.
+    let endLine = -2;
     let begin = text.indexOf(BEGIN, from);
     while (begin >= 0) {
       meter.steps += 1;
@@ -30,10 +34,10 @@ export const privateKeyDetector: Detector = {
         begin = text.indexOf(BEGIN, begin + 1);
         continue;
       }
+      if (endLine !== -1 && endLine < headerEnd) endLine = text.indexOf(END, headerEnd);
       const limit = Math.min(text.length, begin + MAX_PEM_BLOCK);
-      const endLine = text.indexOf('-----END ', headerEnd);
-      const close = endLine >= 0 && endLine < limit ? text.indexOf('-----', endLine + 9) : -1;
-      const end = close >= 0 && close + 5 <= limit ? close + 5 : limit;
+      const close = endLine >= 0 && endLine < limit ? closingDashes(text, endLine + END.length) : -1;
+      const end = close >= 0 && close <= limit ? close : limit;
       meter.steps += end - begin;
       found.push({ kind: 'private_key', start: begin, end });
       begin = text.indexOf(BEGIN, end);
@@ -41,6 +45,12 @@ export const privateKeyDetector: Detector = {
   },
   holdFrom: (text) => holdFromTriggers(text, [BEGIN], MAX_PEM_BLOCK + 2),
 };
+
+/** The end of the `-----` closing an END line's label that starts at i, or -1. */
+function closingDashes(text: string, i: number): number {
+  const at = text.slice(i, i + MAX_LABEL + TAIL.length).indexOf('-----');
+  return at < 0 ? -1 : i + at + 5;
+}
 
 /** The end of `<LABEL >PRIVATE KEY-----` starting at i, or -1. */
 function readHeader(text: string, i: number): number {
