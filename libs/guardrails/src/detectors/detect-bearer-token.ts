@@ -18,28 +18,33 @@ export const bearerTokenDetector: Detector = {
   kind: 'bearer_token',
   window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    for (let i = from; i < text.length; i += 1) {
-      meter.steps += 1;
-      const code = text.charCodeAt(i);
-      if ((code !== 66 && code !== 98) || !isWord(text, i)) continue;
-      let start = i + 6;
-      while (start - i - 6 < MAX_GAP && codeAt(text, start) === 32) start += 1;
-      if (start === i + 6) continue;
-      let end = start;
-      while (end - start <= MAX_TOKEN && isTokenCode(codeAt(text, end))) end += 1;
-      meter.steps += end - i;
-      const length = end - start;
-      if (length >= MIN_TOKEN && length <= MAX_TOKEN) {
-        found.push({ kind: 'bearer_token', start, end });
-        i = end - 1;
+    for (const trigger of TRIGGERS) {
+      for (let at = text.indexOf(trigger, from); at >= 0; at = text.indexOf(trigger, at + 1)) {
+        meter.steps += 1;
+        if (isAlnum(codeAt(text, at - 1))) continue;
+        const token = readToken(text, at + trigger.length, meter);
+        if (token > 0) found.push({ kind: 'bearer_token', start: at + trigger.length + gapAfter(text, at + trigger.length), end: token });
       }
     }
   },
   holdFrom: (text) => holdFromTriggers(text, TRIGGERS, WINDOW),
 };
 
-function isWord(text: string, i: number): boolean {
-  return TRIGGERS.some((t) => text.startsWith(t, i)) && !isAlnum(codeAt(text, i - 1));
+function gapAfter(text: string, i: number): number {
+  let gap = 0;
+  while (gap < MAX_GAP && codeAt(text, i + gap) === 32) gap += 1;
+  return gap;
+}
+
+/** The end of a 16–2048 character token after 1–4 spaces from i, or -1. */
+function readToken(text: string, i: number, meter: ScanMeter): number {
+  const gap = gapAfter(text, i);
+  if (gap === 0) return -1;
+  const start = i + gap;
+  let end = start;
+  while (end - start <= MAX_TOKEN && isTokenCode(codeAt(text, end))) end += 1;
+  meter.steps += end - i;
+  return end - start >= MIN_TOKEN && end - start <= MAX_TOKEN ? end : -1;
 }
 
 /** RFC 6750 b64token: ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/", then "=" padding. */

@@ -20,7 +20,8 @@ export const cardDetector: Detector = {
     let i = from;
     while (i < text.length) {
       meter.steps += 1;
-      if (!startsDigitRun(text, i, SEPARATORS)) {
+      const code = text.charCodeAt(i);
+      if (code < 48 || code > 57 || !startsDigitRun(text, i, SEPARATORS)) {
         i += 1;
         continue;
       }

@@ -18,8 +18,9 @@ export const ibanDetector: Detector = {
     for (let i = from; i < text.length; i += 1) {
       meter.steps += 1;
       if (!isUpper(text.charCodeAt(i)) || isWordCode(codeAt(text, i - 1))) continue;
+      if (!isUpper(codeAt(text, i + 1)) || !isDigit(codeAt(text, i + 2)) || !isDigit(codeAt(text, i + 3))) continue;
       const length = IBAN_LENGTHS[text.slice(i, i + 2)];
-      if (length === undefined || !isDigit(codeAt(text, i + 2)) || !isDigit(codeAt(text, i + 3))) continue;
+      if (length === undefined) continue;
       const end = readIban(text, i, length, meter);
       if (end > 0) found.push({ kind: 'iban', start: i, end });
     }

@@ -14,7 +14,8 @@ export const ipv4Detector: Detector = {
     while (i < text.length) {
       meter.steps += 1;
       // After a colon it is the IPv4 tail of an IPv6 address, which that detector takes whole.
-      if (!startsDigitRun(text, i, '.') || codeAt(text, i - 1) === 58) {
+      const code = text.charCodeAt(i);
+      if (code < 48 || code > 57 || !startsDigitRun(text, i, '.') || codeAt(text, i - 1) === 58) {
         i += 1;
         continue;
       }

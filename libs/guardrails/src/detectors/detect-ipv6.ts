@@ -23,11 +23,12 @@ export const ipv6Detector: Detector = {
         continue;
       }
       let end = i;
-      while (isRunCode(codeAt(text, end))) end += 1;
+      let colons = 0;
+      for (let c = codeAt(text, end); isRunCode(c); c = codeAt(text, ++end)) if (c === 58) colons += 1;
       meter.steps += end - i;
       // A sentence may end right after an address.
       const last = codeAt(text, end - 1) === 46 ? end - 1 : end;
-      if (last - i <= MAX_LENGTH && !isWordCode(codeAt(text, end)) && isIpv6(text.slice(i, last))) found.push({ kind: 'ip', start: i, end: last });
+      if (colons >= 2 && last - i <= MAX_LENGTH && !isWordCode(codeAt(text, end)) && isIpv6(text.slice(i, last))) found.push({ kind: 'ip', start: i, end: last });
       i = end;
     }
   },

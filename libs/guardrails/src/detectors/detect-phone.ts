@@ -29,6 +29,11 @@ export const phoneDetector: Detector = {
     let i = from;
     while (i < text.length) {
       meter.steps += 1;
+      const code = text.charCodeAt(i);
+      if ((code > 57 || code < 48) && code !== 43 && code !== 40) {
+        i += 1;
+        continue;
+      }
       if (!startsPhone(text, i)) {
         i += 1;
         continue;

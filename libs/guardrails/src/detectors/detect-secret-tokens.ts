@@ -4,10 +4,10 @@ import { holdFromTriggers } from './hold-from-triggers';
 import { SECRET_TOKEN_FORMATS, SECRET_TOKEN_PREFIXES, SECRET_TOKEN_WINDOW, type SecretTokenFormat } from './secret-token-formats';
 
 /** Formats by the first character of their prefixes, so most positions cost one table lookup. */
-const BY_FIRST_CODE = new Map<number, SecretTokenFormat[]>();
+const BY_FIRST_CODE: Array<SecretTokenFormat[] | undefined> = new Array(128);
 for (const format of SECRET_TOKEN_FORMATS) {
   for (const code of new Set(format.prefixes.map((p) => p.charCodeAt(0)))) {
-    BY_FIRST_CODE.set(code, [...(BY_FIRST_CODE.get(code) ?? []), format]);
+    BY_FIRST_CODE[code] = [...(BY_FIRST_CODE[code] ?? []), format];
   }
 }
 
@@ -23,7 +23,8 @@ export const secretTokensDetector: Detector = {
     let i = from;
     while (i < text.length) {
       meter.steps += 1;
-      const formats = BY_FIRST_CODE.get(text.charCodeAt(i));
+      const code = text.charCodeAt(i);
+      const formats = code < 128 ? BY_FIRST_CODE[code] : undefined;
       if (formats === undefined || isWordCode(codeAt(text, i - 1))) {
         i += 1;
         continue;

@@ -16,7 +16,8 @@ export const ssnDetector: Detector = {
     let i = from;
     while (i < text.length) {
       meter.steps += 1;
-      if (!startsDigitRun(text, i, SEPARATORS)) {
+      const code = text.charCodeAt(i);
+      if (code < 48 || code > 57 || !startsDigitRun(text, i, SEPARATORS)) {
         i += 1;
         continue;
       }

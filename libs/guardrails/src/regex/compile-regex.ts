@@ -34,6 +34,7 @@ export function compileRegexes(sources: readonly RegexSource[], ignoreCase: bool
       a: Int32Array.from(emitter.a),
       b: Int32Array.from(emitter.b),
       sets: emitter.sets,
+      first: firstCharacters(emitter),
       kinds: sources.map((s) => s.kind),
       maxLength: Math.max(...nodes.map(maxMatchLength)),
     },
@@ -41,6 +42,27 @@ export function compileRegexes(sources: readonly RegexSource[], ignoreCase: bool
 }
 
 class TooLarge extends Error {}
+
+function firstCharacters(program: Pick<Emitter, 'ops' | 'a' | 'b' | 'sets'>): CompiledCharSet {
+  const first: CompiledCharSet = { ascii: new Uint8Array(128), ranges: [] };
+  const seen = new Set<number>();
+  const stack = [0];
+  while (stack.length > 0) {
+    const pc = stack.pop() as number;
+    if (seen.has(pc)) continue;
+    seen.add(pc);
+    const op = program.ops[pc];
+    if (op === Op.Split) stack.push(program.a[pc] as number, program.b[pc] as number);
+    else if (op === Op.Jump) stack.push(program.a[pc] as number);
+    else if (op === Op.Assert) stack.push(pc + 1);
+    else if (op === Op.Char) {
+      const set = program.sets[program.a[pc] as number] as CompiledCharSet;
+      for (let c = 0; c < 128; c += 1) first.ascii[c] = (first.ascii[c] as number) | (set.ascii[c] as number);
+      first.ranges.push(...set.ranges);
+    }
+  }
+  return first;
+}
 
 class Emitter {
   ops: number[] = [];

@@ -22,6 +22,12 @@ export interface RegexProgram {
   sets: CompiledCharSet[];
   /** The kind each pattern's matches are reported as. */
   kinds: string[];
+  /**
+   * What a match can begin with: the union of the Char instructions reachable from the start
+   * (assertions passed over). Where no thread is alive and the next character is not in it, a
+   * scan moves on without seeding.
+   */
+  first: CompiledCharSet;
   /** The longest match any pattern can make, or Infinity. */
   maxLength: number;
 }

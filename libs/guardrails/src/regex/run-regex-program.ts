@@ -53,22 +53,24 @@ class PikeVm {
   }
 
   run(): Finding[] {
-    const { a, sets } = this.program;
+    const { a, sets, first } = this.program;
     const text = this.text;
     this.generation += 1;
-    this.add(this.current, 0, this.options.from, this.options.from);
+    this.current.count = 0;
     for (let pos = this.options.from; pos < text.length; pos += 1) {
-      this.generation += 1;
-      this.next.count = 0;
       const code = text.charCodeAt(pos);
+      // Seeded after the live threads: a thread started here loses every instruction to an
+      // earlier one. Not seeded where no match can begin (the program's first characters).
+      if (charSetHas(first, code)) this.add(this.current, 0, pos, pos);
+      this.generation += 1;
+      if (this.current.count === 0) continue;
+      this.next.count = 0;
       const { pcs, starts } = this.current;
       for (let t = 0; t < this.current.count; t += 1) {
         const pc = pcs[t] as number;
         this.meter.steps += 1;
         if (charSetHas(sets[a[pc] as number] as CompiledCharSet, code)) this.add(this.next, pc + 1, starts[t] as number, pos + 1);
       }
-      // Seeded last: a thread started here loses every instruction to an earlier one.
-      this.add(this.next, 0, pos + 1, pos + 1);
       [this.current, this.next] = [this.next, this.current];
     }
     for (let k = 0; k < this.openStart.length; k += 1) this.close(k);
