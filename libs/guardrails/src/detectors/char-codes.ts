@@ -30,6 +30,17 @@ export function codeAt(text: string, i: number): number {
   return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
 }
 
+/**
+ * The next index at or after `from` where a global regex matches, or -1. Used only with
+ * fixed-length patterns (one character class, literal alternations), which V8 runs in time
+ * linear in the text; it finds candidates far faster than a loop over every character.
+ */
+export function nextMatch(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  return match === null ? -1 : match.index;
+}
+
 /** Digits with single separators between them (e.g. `4111 1111-1111`), read from a digit at start. */
 export interface DigitRun {
   end: number;

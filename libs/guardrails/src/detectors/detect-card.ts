@@ -1,5 +1,7 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isDigit, isWordCode, readDigitRun } from './char-codes';
+import { codeAt, isDigit, isWordCode, nextMatch, readDigitRun } from './char-codes';
+
+const DIGIT = /[0-9]/g;
 
 const SEPARATORS = ' -';
 const MIN_DIGITS = 13;
@@ -17,12 +19,11 @@ export const cardDetector: Detector = {
   kind: 'card',
   window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    let i = from;
-    while (i < text.length) {
+    meter.steps += text.length - from;
+    for (let i = nextMatch(DIGIT, text, from); i >= 0; i = nextMatch(DIGIT, text, i)) {
       meter.steps += 1;
-      const code = text.charCodeAt(i);
-      if (code < 48 || code > 57 || !startsDigitRun(text, i, SEPARATORS)) {
-        i += 1;
+      if (!startsDigitRun(text, i, SEPARATORS)) {
+        while (isDigit(codeAt(text, i))) i += 1;
         continue;
       }
       const run = readDigitRun(text, i, SEPARATORS, MAX_DIGITS);

@@ -1,7 +1,9 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isAlnum, isDigit, isUpper, isWordCode } from './char-codes';
+import { codeAt, isAlnum, isDigit, isUpper, isWordCode, nextMatch } from './char-codes';
 import { IBAN_LENGTHS, MAX_IBAN_LENGTH } from './iban-lengths';
 
+/** Where an IBAN can begin; fixed length, so linear. */
+const COUNTRY_AND_CHECK = /[A-Z]{2}[0-9]{2}/g;
 /** 34 characters, printed in groups of four: eight spaces. */
 const WINDOW = MAX_IBAN_LENGTH + 8 + 2;
 
@@ -9,17 +11,16 @@ const WINDOW = MAX_IBAN_LENGTH + 8 + 2;
  * IBANs: a known country code, two check digits and exactly that country's length of upper-case
  * letters and digits, written solid or in groups of four separated by single spaces, standing
  * alone, passing the ISO 7064 mod-97 check. Reads at most 42 characters from each candidate
- * start (an upper-case letter not after a word character).
+ * (two capitals and two digits, not after a word character).
  */
 export const ibanDetector: Detector = {
   kind: 'iban',
   window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    for (let i = from; i < text.length; i += 1) {
+    meter.steps += text.length - from;
+    for (let i = nextMatch(COUNTRY_AND_CHECK, text, from); i >= 0; i = nextMatch(COUNTRY_AND_CHECK, text, i + 1)) {
       meter.steps += 1;
-      if (!isUpper(text.charCodeAt(i)) || isWordCode(codeAt(text, i - 1))) continue;
-      if (!isUpper(codeAt(text, i + 1)) || !isDigit(codeAt(text, i + 2)) || !isDigit(codeAt(text, i + 3))) continue;
-      const length = IBAN_LENGTHS[text.slice(i, i + 2)];
+      const length = isWordCode(codeAt(text, i - 1)) ? undefined : IBAN_LENGTHS[text.slice(i, i + 2)];
       if (length === undefined) continue;
       const end = readIban(text, i, length, meter);
       if (end > 0) found.push({ kind: 'iban', start: i, end });

@@ -14,22 +14,20 @@ export const ipv6Detector: Detector = {
   kind: 'ip',
   window: MAX_LENGTH + 2,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    let i = from;
-    while (i < text.length) {
-      meter.steps += 1;
-      const code = text.charCodeAt(i);
-      if (!(isHex(code) || code === 58) || isRunCode(codeAt(text, i - 1)) || isWordCode(codeAt(text, i - 1))) {
-        i += 1;
-        continue;
-      }
-      let end = i;
+    // Every address has a colon: start from each, widen to the run around it, then skip the run.
+    meter.steps += text.length - from;
+    for (let colon = text.indexOf(':', from); colon >= 0; ) {
+      let start = colon;
+      while (start > colon - MAX_LENGTH - 1 && isRunCode(codeAt(text, start - 1))) start -= 1;
+      let end = colon;
       let colons = 0;
       for (let c = codeAt(text, end); isRunCode(c); c = codeAt(text, ++end)) if (c === 58) colons += 1;
-      meter.steps += end - i;
+      meter.steps += end - start;
       // A sentence may end right after an address.
       const last = codeAt(text, end - 1) === 46 ? end - 1 : end;
-      if (colons >= 2 && last - i <= MAX_LENGTH && !isWordCode(codeAt(text, end)) && isIpv6(text.slice(i, last))) found.push({ kind: 'ip', start: i, end: last });
-      i = end;
+      const alone = !isRunCode(codeAt(text, start - 1)) && !isWordCode(codeAt(text, start - 1)) && !isWordCode(codeAt(text, end));
+      if (alone && colons >= 2 && last - start <= MAX_LENGTH && isIpv6(text.slice(start, last))) found.push({ kind: 'ip', start, end: last });
+      colon = text.indexOf(':', end);
     }
   },
 };

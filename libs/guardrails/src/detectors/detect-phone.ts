@@ -1,5 +1,7 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isDigit, isWordCode } from './char-codes';
+import { codeAt, isDigit, isWordCode, nextMatch } from './char-codes';
+
+const PHONE_START = /[0-9+(]/g;
 
 const MAX_DIGITS = 15;
 /** 15 digits, a plus, a pair of parentheses and a separator between each group. */
@@ -26,16 +28,12 @@ export const phoneDetector: Detector = {
   kind: 'phone',
   window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    let i = from;
-    while (i < text.length) {
+    meter.steps += text.length - from;
+    for (let i = nextMatch(PHONE_START, text, from); i >= 0; i = nextMatch(PHONE_START, text, i)) {
       meter.steps += 1;
-      const code = text.charCodeAt(i);
-      if ((code > 57 || code < 48) && code !== 43 && code !== 40) {
-        i += 1;
-        continue;
-      }
       if (!startsPhone(text, i)) {
         i += 1;
+        while (isDigit(codeAt(text, i))) i += 1;
         continue;
       }
       const run = readPhoneRun(text, i);
