@@ -1,21 +1,6 @@
-import { compileGuardrails } from './compile-guardrails';
 import { scanGuardrails } from './guardrail-engine';
-import { parseGuardrailPolicy } from './guardrail-policy';
 import { StreamingRedactor } from './streaming-redactor';
-
-function guardrails(policy: unknown) {
-  const parsed = parseGuardrailPolicy(policy);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  return compileGuardrails(parsed.checks);
-}
-
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
+import { compiledPolicy as guardrails, seeded as random } from './guardrails-test-support';
 
 function chunked(text: string, next: () => number, maxChunk: number): string[] {
   const chunks: string[] = [];

@@ -1,7 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isDigit, isWordCode, nextMatch, readDigitRun } from './char-codes';
-
-const DIGIT = /[0-9]/g;
+import { codeAt, isDigit, isWordCode } from './char-codes';
+import { forEachDigitRun } from './digit-runs';
 
 const SEPARATORS = ' -';
 const MIN_DIGITS = 13;
@@ -19,29 +18,11 @@ export const cardDetector: Detector = {
   kind: 'card',
   window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    meter.steps += text.length - from;
-    for (let i = nextMatch(DIGIT, text, from); i >= 0; i = nextMatch(DIGIT, text, i)) {
-      meter.steps += 1;
-      if (!startsDigitRun(text, i, SEPARATORS)) {
-        while (isDigit(codeAt(text, i))) i += 1;
-        continue;
-      }
-      const run = readDigitRun(text, i, SEPARATORS, MAX_DIGITS);
-      meter.steps += run.end - i;
-      if (isCard(text, i, run.end, run.digits, run.groups, run.separators)) found.push({ kind: 'card', start: i, end: run.end });
-      i = run.end;
-    }
+    forEachDigitRun(text, from, { separators: SEPARATORS, maxDigits: MAX_DIGITS, meter }, (start, run) => {
+      if (isCard(text, start, run.end, run.digits, run.groups, run.separators)) found.push({ kind: 'card', start, end: run.end });
+    });
   },
 };
-
-/** A digit that begins a run: not after a word character, nor after a separator that follows a digit. */
-export function startsDigitRun(text: string, i: number, separators: string): boolean {
-  if (!isDigit(codeAt(text, i))) return false;
-  const before = codeAt(text, i - 1);
-  if (before < 0) return true;
-  if (isWordCode(before)) return false;
-  return !(separators.includes(text[i - 1] as string) && isDigit(codeAt(text, i - 2)));
-}
 
 function isCard(text: string, start: number, end: number, digits: number, groups: number[], separators: string): boolean {
   if (digits < MIN_DIGITS || digits > MAX_DIGITS || isWordCode(codeAt(text, end))) return false;

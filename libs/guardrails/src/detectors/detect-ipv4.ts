@@ -1,8 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isDigit, isWordCode, nextMatch, readDigitRun } from './char-codes';
-
-const DIGIT = /[0-9]/g;
-import { startsDigitRun } from './detect-card';
+import { codeAt, isWordCode } from './char-codes';
+import { forEachDigitRun } from './digit-runs';
 
 /**
  * Dotted-quad IPv4 addresses: exactly four groups of 0–255 without leading zeros, standing alone
@@ -12,20 +10,11 @@ export const ipv4Detector: Detector = {
   kind: 'ip',
   window: 15 + 2,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    meter.steps += text.length - from;
-    for (let i = nextMatch(DIGIT, text, from); i >= 0; i = nextMatch(DIGIT, text, i)) {
-      meter.steps += 1;
-      if (!startsDigitRun(text, i, '.') || codeAt(text, i - 1) === 58) {
-        while (isDigit(codeAt(text, i))) i += 1;
-        continue;
-      }
-      const run = readDigitRun(text, i, '.', 12);
-      meter.steps += run.end - i;
-      if (run.groups.length === 4 && run.digits <= 12 && !isWordCode(codeAt(text, run.end)) && octetsValid(text, i, run.end)) {
-        found.push({ kind: 'ip', start: i, end: run.end });
-      }
-      i = run.end;
-    }
+    forEachDigitRun(text, from, { separators: '.', maxDigits: 12, meter }, (start, run) => {
+      // After a colon it is the IPv4 tail of an IPv6 address, which that detector takes whole.
+      if (codeAt(text, start - 1) === 58 || run.groups.length !== 4 || run.digits > 12 || isWordCode(codeAt(text, run.end))) return;
+      if (octetsValid(text, start, run.end)) found.push({ kind: 'ip', start, end: run.end });
+    });
   },
 };
 

@@ -1,8 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isDigit, isWordCode, nextMatch, readDigitRun } from './char-codes';
-
-const DIGIT = /[0-9]/g;
-import { startsDigitRun } from './detect-card';
+import { codeAt, isWordCode } from './char-codes';
+import { forEachDigitRun } from './digit-runs';
 
 const SEPARATORS = ' -';
 
@@ -15,22 +13,13 @@ export const ssnDetector: Detector = {
   kind: 'ssn',
   window: 11 + 2,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
-    meter.steps += text.length - from;
-    for (let i = nextMatch(DIGIT, text, from); i >= 0; i = nextMatch(DIGIT, text, i)) {
-      meter.steps += 1;
-      if (!startsDigitRun(text, i, SEPARATORS)) {
-        while (isDigit(codeAt(text, i))) i += 1;
-        continue;
-      }
-      const run = readDigitRun(text, i, SEPARATORS, 9);
-      meter.steps += run.end - i;
+    forEachDigitRun(text, from, { separators: SEPARATORS, maxDigits: 9, meter }, (start, run) => {
       const [area, group, serial] = run.groups;
       const shaped = run.digits === 9 && run.groups.length === 3 && area === 3 && group === 2 && serial === 4;
-      if (shaped && run.separators[0] === run.separators[1] && !isWordCode(codeAt(text, run.end)) && ssnNumbersValid(text, i)) {
-        found.push({ kind: 'ssn', start: i, end: run.end });
+      if (shaped && run.separators[0] === run.separators[1] && !isWordCode(codeAt(text, run.end)) && ssnNumbersValid(text, start)) {
+        found.push({ kind: 'ssn', start, end: run.end });
       }
-      i = run.end;
-    }
+    });
   },
 };
 

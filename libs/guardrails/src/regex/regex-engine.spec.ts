@@ -3,6 +3,7 @@ import { compileRegexes } from './compile-regex';
 import { parseRegex } from './regex-parser';
 import { type RegexProgram } from './regex-program';
 import { runRegexProgram } from './run-regex-program';
+import { seeded as random } from '../guardrails-test-support';
 
 function compile(pattern: string, ignoreCase = false): RegexProgram {
   const compiled = compileRegexes([{ pattern, kind: 'regex' }], ignoreCase);
@@ -26,15 +27,6 @@ function referenceSpans(pattern: string, text: string, ignoreCase = false): Arra
     }
   }
   return mergeFindings(matches).map((f) => [f.start, f.end]);
-}
-
-/** A small deterministic generator, so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
 }
 
 const ATOMS = ['a', 'b', 'c', '.', '\\d', '\\w', '\\s', '[a-c]', '[^a]', '[b-d1]', '\\.', '-', 'A'];
