@@ -22,11 +22,19 @@ export function ask(gateway: GatewayProcess, key: string, body: Record<string, u
   });
 }
 
-/** Waits for a key's or team's ledger rows (each replica writes its batch within a second), not for a time. */
-export async function ledgerSpend(db: { url: string }, column: 'api_key_id' | 'team_id', id: string, rows: number): Promise<{ n: number; spent: number }> {
+/**
+ * Waits for a key's or team's `answered` ledger rows (status 200; each replica writes its batch
+ * within a second), not for a time, and gives their number and everything the scope spent. Counting
+ * refusals too let a batch of quick 402s satisfy the wait before the answers' rows were written.
+ */
+export async function ledgerSpend(db: { url: string }, column: 'api_key_id' | 'team_id', id: string, answered: number): Promise<{ n: number; spent: number }> {
   for (let i = 0; ; i++) {
-    const [found] = await query<{ n: number; spent: string }>(db.url, `SELECT count(*)::int AS n, coalesce(sum(cost_usd), 0)::text AS spent FROM request_log WHERE ${column} = $1`, [id]);
-    if (found!.n >= rows || i >= 100) return { n: found!.n, spent: Number(found!.spent) };
+    const [found] = await query<{ n: number; spent: string }>(
+      db.url,
+      `SELECT count(*) FILTER (WHERE status = 200)::int AS n, coalesce(sum(cost_usd), 0)::text AS spent FROM request_log WHERE ${column} = $1`,
+      [id],
+    );
+    if (found!.n >= answered || i >= 100) return { n: found!.n, spent: Number(found!.spent) };
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -43,9 +43,10 @@ function sentinelOptions(topology: Extract<RedisTopology, { kind: 'sentinel' }>)
     retryStrategy: backoff,
     // No sentinel answering: try them all again soon rather than give up.
     sentinelRetryStrategy: backoff,
-    // Subscribes to +switch-master on the sentinels and reconnects the moment one announces a
-    // failover, rather than when the old master's socket finally errors.
-    failoverDetector: true,
+    // No failoverDetector: its reconnect on +switch-master can land while a reconnection is
+    // resolving the master, and ioredis then ends the client for good ("Connection is closed.",
+    // seen after a SIGKILLed master). A lost master closes the socket, and a demoted one answers
+    // writes READONLY: either way the client asks the sentinels again.
     reconnectOnError: toNewMaster,
   };
 }
