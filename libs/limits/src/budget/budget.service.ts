@@ -152,7 +152,7 @@ export class BudgetService {
    */
   async recover(ref: HoldRef, costUsd: number): Promise<void> {
     if (!this.redis) return;
-    await this.redis.recover(ref.counters.map((key) => ({ key, limit: 0, expiresAt: null })), ref.holdId, toNanos(costUsd));
+    await this.redis.recover(ref.counters, ref.holdId, toNanos(costUsd));
   }
 
   /**

@@ -154,9 +154,9 @@ export class RedisBudgetStore implements BudgetStore {
     await this.redis.budgetSettle(keys.length, ...keys, counters.length, holdId, String(actual));
   }
 
-  /** Charges `actual` to the counters still holding `holdId`, and releases it (RECOVER). */
-  async recover(counters: BudgetCounter[], holdId: string, actual: number): Promise<void> {
-    const keys = counters.flatMap((c) => [c.key, holdsKey(c.key)]);
+  /** Charges `actual` to the counters (their keys) still holding `holdId`, and releases it (RECOVER). */
+  async recover(counters: string[], holdId: string, actual: number): Promise<void> {
+    const keys = counters.flatMap((key) => [key, holdsKey(key)]);
     await this.redis.budgetRecover(keys.length, ...keys, counters.length, holdId, String(actual));
   }
 
