@@ -181,7 +181,9 @@ describe('three replicas behind nginx on a Redis Cluster, one killed mid-load', 
 
   it('gives every request an upstream saw exactly one ledger row', async () => {
     const saw = upstreamSaw();
-    const rows = await ledgerRows([...saw.keys()]);
+    // The survivors' last batch is written within a second of the load's end: wait for it, then count.
+    let rows: Record<string, unknown>[] = [];
+    await waitUntil('every row written', async () => new Set((rows = await ledgerRows([...saw.keys()])).map((row) => row['client_request_id'])).size === saw.size).catch(() => undefined);
     const count = new Map<string, number>();
     for (const row of rows) count.set(String(row['client_request_id']), (count.get(String(row['client_request_id'])) ?? 0) + 1);
     const byReplica = (id: string) => (log.get(id)?.upstreams.at(-1) === killedAddr ? 'killed' : 'survivor');
