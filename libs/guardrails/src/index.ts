@@ -8,3 +8,4 @@ export * from './compile-guardrails';
 export * from './guardrail-engine';
 export * from './redact-spans';
 export * from './streaming-redactor';
+export * from './external-check-runner';

@@ -62,6 +62,8 @@ export interface RosettaConfig {
   breaker: { failures: number; cooldownMs: number };
   /** Hosts a caller's provider_configs base_url may name even on private addresses or http. */
   upstreamAllowHosts: string[];
+  /** Hosts a webhook URL (alerts, webhook guardrails) may name even on a private or loopback address. */
+  webhookAllowHosts: string[];
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
   trustedProxies: string[];
   /**
@@ -109,6 +111,11 @@ type Env = Record<string, string | undefined>;
 function str(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
+}
+
+/** A comma-separated host list (`*.suffix` entries allowed); empty when unset. */
+function hostList(env: Env, name: string): string[] {
+  return (str(env, name) ?? '').split(',').map((h) => h.trim()).filter(Boolean);
 }
 
 function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
@@ -254,7 +261,8 @@ export function loadConfig(env: Env = process.env): RosettaConfig {
     routerArtefact: str(env, 'ROUTER_ARTEFACT'),
     breaker: { failures: int(env, 'CIRCUIT_BREAKER_FAILURES', 5, 1), cooldownMs: int(env, 'CIRCUIT_BREAKER_COOLDOWN_MS', 30_000, 1) },
     trustedProxies: parseTrustedProxies(str(env, 'TRUSTED_PROXIES')),
-    upstreamAllowHosts: (str(env, 'UPSTREAM_ALLOW_HOSTS') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    upstreamAllowHosts: hostList(env, 'UPSTREAM_ALLOW_HOSTS'),
+    webhookAllowHosts: hostList(env, 'WEBHOOK_ALLOW_HOSTS'),
     modelAliases: aliases(env, namespace),
     simulatorMode: demo !== undefined || str(env, 'ROSETTA_SIMULATOR') === '1',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0),
