@@ -52,11 +52,12 @@ function readSpans(value: unknown, text: string): ExternalSpan[] | null {
     if (!isFields(item)) return null;
     const { start, end } = item;
     if (!isOffset(start) || !isOffset(end) || start >= end || end > text.length) return null;
-    spans.push({ start: wholeStart(text, start), end: wholeEnd(text, end), kind: sanitiseKind(item.kind, WEBHOOK_KIND) });
+    spans.push({ start: wholeStart(text, start + 0), end: wholeEnd(text, end), kind: sanitiseKind(item.kind, WEBHOOK_KIND) });
   }
   return mergeFindings(spans);
 }
 
+/** A whole, non-negative offset (`-0`, which JSON allows, counts as 0). */
 function isOffset(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
