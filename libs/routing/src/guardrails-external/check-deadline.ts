@@ -18,9 +18,9 @@ export class CheckDeadline {
     timeoutMs: number,
     private readonly client?: AbortSignal,
   ) {
-    this.timer = setTimeout(() => this.signal.abort(new DOMException('The check timed out', 'TimeoutError')), timeoutMs);
     if (client?.aborted) this.onClientAbort();
     else client?.addEventListener('abort', this.onClientAbort, { once: true });
+    this.timer = setTimeout(() => this.signal.abort(new DOMException('The check timed out', 'TimeoutError')), timeoutMs);
   }
 
   get expired(): boolean {

@@ -127,10 +127,11 @@ describe('WebhookCheckRunner: verdicts', () => {
     expect(hook.received.map((r) => (r.body as { stage: string }).stage)).toEqual(['output', 'input']);
   });
 
-  it('keeps one connection alive across checks (no handshake per request)', async () => {
-    for (let i = 0; i < 3; i++) expect(await runner.run(check(`${hook.url}/allow`), TEXT, 'input', CONTEXT)).toEqual({ verdict: { action: 'allow' } });
-    expect(hook.received).toHaveLength(3);
-    expect(hook.connections()).toBe(1);
+  it('keeps connections alive across checks (no handshake per request)', async () => {
+    for (let i = 0; i < 10; i++) expect(await runner.run(check(`${hook.url}/allow`), TEXT, 'input', CONTEXT)).toEqual({ verdict: { action: 'allow' } });
+    expect(hook.received).toHaveLength(10);
+    // The pool may open a second connection while the first is being released; never one per check.
+    expect(hook.connections()).toBeLessThanOrEqual(2);
   });
 
   it('answers an answer that is not a verdict, or is over 64 KB, as bad_verdict; one that just fits is read', async () => {

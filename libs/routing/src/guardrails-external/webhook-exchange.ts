@@ -28,7 +28,7 @@ export async function exchangeWebhook(target: VettedUpstream, payload: string, d
     });
     if (response.statusCode < 200 || response.statusCode >= 300) {
       // The answer is not read: closing the body frees the request (the connection goes with it).
-      response.body.destroy();
+      discard(response.body);
       return { ok: false, reason: 'upstream_error' };
     }
     const body = await readCapped(response.body, MAX_WEBHOOK_ANSWER_BYTES);
@@ -39,16 +39,27 @@ export async function exchangeWebhook(target: VettedUpstream, payload: string, d
 }
 
 /** The body as UTF-8 text, or null (and the body destroyed) once it passes `limit` bytes. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number): Promise<string | null> {
+async function readCapped(body: AsyncIterable<Buffer> & Discardable, limit: number): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
     if (size > limit) {
-      body.destroy();
+      discard(body);
       return null;
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+interface Discardable {
+  on(event: 'error', listener: () => void): unknown;
+  destroy(): unknown;
+}
+
+/** Closes a body not to be read; undici reports that as an `error` event, which is expected here. */
+function discard(body: Discardable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
