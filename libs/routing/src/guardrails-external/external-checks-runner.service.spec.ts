@@ -1,9 +1,10 @@
+import { Test } from '@nestjs/testing';
 import { GatewayError } from '@rosetta/canonical';
-import type { ModelCheck, WebhookCheck } from '@rosetta/guardrails';
-import { loadConfig } from '@rosetta/platform';
-import type { ExecutorService } from '../executor.service';
-import type { RoutingService } from '../routing.service';
-import { ExternalChecksRunnerService } from './external-checks-runner.service';
+import { EXTERNAL_CHECK_RUNNER, type ModelCheck, type WebhookCheck } from '@rosetta/guardrails';
+import { loadConfig, ROSETTA_CONFIG } from '@rosetta/platform';
+import { ExecutorService } from '../executor.service';
+import { RoutingService } from '../routing.service';
+import { EXTERNAL_CHECK_RUNNER_PROVIDER, ExternalChecksRunnerService } from './external-checks-runner.service';
 
 const CONTEXT = { requestId: 'req_1', keyId: 'key_1' };
 const webhook: WebhookCheck = { check: 'webhook', url: 'http://127.0.0.1:9/hook', timeoutMs: 1_000, fail: 'open', on: 'input', action: 'block' };
@@ -38,5 +39,19 @@ describe('ExternalChecksRunnerService', () => {
     const context = { ...CONTEXT, signal: broken };
     expect(await service({}).run(model, 'text', 'output', context)).toEqual({ verdict: { action: 'unavailable', reason: 'upstream_error' } });
     expect(await service({}).run(webhook, 'text', 'output', context)).toEqual({ verdict: { action: 'unavailable', reason: 'upstream_error' } });
+  });
+
+  it('is what EXTERNAL_CHECK_RUNNER_PROVIDER binds the seam\'s token to', async () => {
+    const moduleRef = await Test.createTestingModule({
+      providers: [
+        ExternalChecksRunnerService,
+        EXTERNAL_CHECK_RUNNER_PROVIDER,
+        { provide: RoutingService, useValue: {} },
+        { provide: ExecutorService, useValue: {} },
+        { provide: ROSETTA_CONFIG, useValue: loadConfig({}) },
+      ],
+    }).compile();
+    expect(moduleRef.get(EXTERNAL_CHECK_RUNNER)).toBe(moduleRef.get(ExternalChecksRunnerService));
+    await moduleRef.close();
   });
 });
