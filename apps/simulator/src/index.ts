@@ -25,6 +25,7 @@ export type { Clock } from './prompt-cache/prompt-cache-store';
 export { SIGNATURE_SECRET, thinkingSignature, verifyThinkingSignature, type SignedProtocol } from './signatures';
 export { parseScript, parseSimReply, SimReplyError } from './parse-sim-reply';
 export { synthesiseArguments } from './synthesise-arguments';
+export { GUARD_TRIGGERS, guardReply, isSimLlamaGuard, isSimRubricGuard } from './guard-replies';
 export type { RecordedProtocol, RecordedRequest } from './request-recorder';
 export type { ProtocolModule, SimExchange, SimProtocol, SimSettings } from './protocols/protocol-module';
 export { SIMULATED_MODELS, openAiProtocol } from './protocols/openai';

@@ -1,3 +1,4 @@
+import { guardReply } from './guard-replies';
 import { parseSimReply, SimReplyError } from './parse-sim-reply';
 import type { CacheWrite, PromptCacheOutcome } from './prompt-cache/prompt-cache-types';
 import { applyLimits } from './reply-limits';
@@ -201,6 +202,8 @@ function readDirective(json: string): SimReply {
 }
 
 function defaultReply(request: NeutralRequest): SimReply {
+  const guard = guardReply(request);
+  if (guard) return guard;
   const results = trailingToolResults(request.messages);
   if (results.length > 0) {
     return { text: `Tool results received: ${results.map((result) => result.text).join('; ')}` };

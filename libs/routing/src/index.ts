@@ -17,3 +17,4 @@ export * from './health-port.module';
 export * from './mixture.service';
 export * from './session-affinity.service';
 export * from './server-stop';
+export * from './guardrails-external';

@@ -8,6 +8,7 @@ import { InflightLedgerService } from './inflight/inflight-ledger.service';
 import { ChatService } from './chat.service';
 import { EmbeddingService } from './embedding.service';
 import { ExecutorService } from './executor.service';
+import { ExternalChecksRunnerService } from './guardrails-external/external-checks-runner.service';
 import { MixtureService } from './mixture.service';
 import { ResponseCachingService } from './response-caching.service';
 import { RoutingService } from './routing.service';
@@ -15,7 +16,7 @@ import { SessionAffinityService } from './session-affinity.service';
 
 @Module({
   imports: [ProvidersModule, RegistryModule, RateLimitModule, BudgetModule, LimitsModule, CacheModule],
-  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, InflightLedgerService, AdmissionService, ResponseCachingService, ChatService, EmbeddingService],
-  exports: [ChatService, EmbeddingService, RoutingService, MixtureService],
+  providers: [SessionAffinityService, MixtureService, RoutingService, ExecutorService, JointAdmissionService, InflightLedgerService, AdmissionService, ResponseCachingService, ChatService, EmbeddingService, ExternalChecksRunnerService],
+  exports: [ChatService, EmbeddingService, RoutingService, MixtureService, ExternalChecksRunnerService],
 })
 export class RoutingModule {}

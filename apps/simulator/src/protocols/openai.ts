@@ -20,7 +20,7 @@ const COMPLETION_PATHS = new Set(['/v1/chat/completions', '/chat/completions']);
 const MODEL_PATHS = new Set(['/v1/models', '/models']);
 
 /** Listed by GET /v1/models; any other model name is accepted too. */
-export const SIMULATED_MODELS: readonly string[] = ['sim-small', 'sim-large', 'sim-reasoner'];
+export const SIMULATED_MODELS: readonly string[] = ['sim-small', 'sim-large', 'sim-reasoner', 'llama-guard-3-8b', 'sim-guard'];
 /** A fixed date keeps the model list deterministic. */
 const MODELS_CREATED = 1_735_689_600;
 
