@@ -1,18 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { WebhooksService, type AlertEventName, type WebhookRecord } from '@rosetta/alerts';
 import { Public } from '@rosetta/auth';
 import { validateBody } from '@rosetta/platform';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
+import type { AdminRequest } from './session/admin-actor';
 import { CreateWebhookDto } from './webhook.dto';
 
-function presentWebhook(webhook: WebhookRecord): Record<string, unknown> {
-  return { id: webhook.id, url: webhook.url, events: webhook.events, created_at: webhook.createdAt.toISOString(), last_delivery: webhook.lastDelivery };
+/** `masked`: for viewers, who see the settings but not the credentials in them. */
+function presentWebhook(webhook: WebhookRecord, masked = false): Record<string, unknown> {
+  return { id: webhook.id, url: masked ? auditedUrl(webhook.url) : webhook.url, events: webhook.events, created_at: webhook.createdAt.toISOString(), last_delivery: webhook.lastDelivery };
 }
 
 /**
- * A URL as the audit log keeps it: its origin only. A webhook's path is often its credential
- * (Slack's incoming webhooks), and the audit log is readable by viewers.
+ * A URL as the audit log and viewers see it: its origin only. A webhook's path is often its
+ * credential (Slack's incoming webhooks), and the audit log is readable by viewers.
  */
 function auditedUrl(url: string): string {
   try {
@@ -35,15 +37,16 @@ export class AdminWebhooksController {
   @Audited('webhook.create', 'webhook')
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateWebhookDto, body, { rejectUnknown: true });
-    auditChange({ url: auditedUrl(dto.url), events: dto.events, secret: dto.secret === undefined ? 'generated' : 'given' });
+    auditChange({ url: auditedUrl(dto.url), events: dto.events, secret_source: dto.secret === undefined ? 'generated' : 'given' });
     const created = await this.webhooks.create({ url: dto.url, events: dto.events as AlertEventName[], secret: dto.secret });
     // The secret is shown once, and only when the gateway made it: a caller who sent one has it.
     return { ...presentWebhook(created.webhook), ...(created.generatedSecret ? { secret: created.generatedSecret } : {}) };
   }
 
   @Get()
-  async list(): Promise<Record<string, unknown>[]> {
-    return (await this.webhooks.list()).map(presentWebhook);
+  async list(@Req() req: AdminRequest): Promise<Record<string, unknown>[]> {
+    const masked = req.adminActor?.role !== 'admin';
+    return (await this.webhooks.list()).map((webhook) => presentWebhook(webhook, masked));
   }
 
   @Delete(':id')

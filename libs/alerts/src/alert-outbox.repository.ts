@@ -65,14 +65,18 @@ export class AlertOutboxRepository {
    * same moment take different rows.
    */
   async claim(limit: number, attemptTimeoutMs: number): Promise<ClaimedDelivery[]> {
+    // An UPDATE inside a SELECT: both drivers (pg, PGlite) then answer plain rows.
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `UPDATE webhook_deliveries d
-          SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
-         FROM (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
-                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due,
-              alert_events e, webhooks w
-        WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.webhook_id
-        RETURNING d.id::text AS id, d.attempts, e.id AS event_id, e.event, e.text, e.data, w.id AS webhook_id, w.url, w.secret`,
+      `WITH claimed AS (
+         UPDATE webhook_deliveries d
+            SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+           FROM (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
+                  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due,
+                alert_events e, webhooks w
+          WHERE d.id = due.id AND e.id = d.event_id AND w.id = d.webhook_id
+          RETURNING d.id::text AS id, d.attempts, e.id AS event_id, e.event, e.text, e.data, w.id AS webhook_id, w.url, w.secret
+       )
+       SELECT * FROM claimed`,
       [limit, attemptTimeoutMs + LEASE_MARGIN_MS],
     );
     return rows.map((row) => ({

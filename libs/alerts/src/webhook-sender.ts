@@ -1,6 +1,6 @@
 import { GatewayError } from '@rosetta/canonical';
 import { vetUpstreamUrl, type HostResolver } from '@rosetta/providers';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { SIGNATURE_HEADER, signBody } from './webhook-signature';
 
 export interface SendOptions {
@@ -27,7 +27,7 @@ const RETRYABLE_4XX = new Set([408, 409, 425, 429]);
  * is a failure), and the whole attempt, answer included, is bounded by `timeoutMs`.
  */
 export async function sendWebhook(url: string, body: string, secret: string, options: SendOptions): Promise<SendResult> {
-  let dispatcher;
+  let dispatcher: Dispatcher;
   try {
     ({ dispatcher } = await vetUpstreamUrl(url, { allowHosts: options.allowHosts, param: 'url', resolve: options.resolve, connectTimeoutMs: options.timeoutMs }));
   } catch (error) {

@@ -74,8 +74,9 @@ export class WebhookRepository {
 
   /** Deletes a webhook and its pending deliveries; false when there was none. */
   async delete(id: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.query('DELETE FROM webhooks WHERE id = $1', [id]);
-    return result[1] > 0;
+    // A DELETE inside a SELECT: both drivers (pg, PGlite) then answer plain rows.
+    const rows: unknown[] = await this.db.query('WITH gone AS (DELETE FROM webhooks WHERE id = $1 RETURNING id) SELECT id FROM gone', [id]);
+    return rows.length > 0;
   }
 
   /** Whether any webhook subscribes to `event` (the daily summary is not computed for nobody). */
@@ -103,8 +104,12 @@ export class WebhookRepository {
       if (!this.secrets.needsReseal(row.secret)) continue;
       const plain = this.openSecret(row.id, row.secret);
       if (plain === undefined) continue;
-      const result: [unknown[], number] = await this.db.query('UPDATE webhooks SET secret = $1 WHERE id = $2 AND secret = $3', [this.secrets.seal(plain, webhookSecretBinding(row.id)), row.id, row.secret]);
-      changed += result[1];
+      const done: unknown[] = await this.db.query('WITH u AS (UPDATE webhooks SET secret = $1 WHERE id = $2 AND secret = $3 RETURNING id) SELECT id FROM u', [
+        this.secrets.seal(plain, webhookSecretBinding(row.id)),
+        row.id,
+        row.secret,
+      ]);
+      changed += done.length;
     }
     return changed;
   }
