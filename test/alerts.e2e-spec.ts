@@ -68,9 +68,10 @@ describe('alerts by webhook, once per event across two replicas', () => {
 
   describe('the admin API', () => {
     it('adds a webhook (never showing its secret again), lists it on the other replica, and removes it', async () => {
-      const created = await adminCall(a(), 'POST', '/admin/webhooks', { url: `${receiver.url}/admin-check`, events: ['spend.daily'], secret });
+      // guardrail.blocked: an event nothing raises here, so no delivery lands in the audit log below.
+      const created = await adminCall(a(), 'POST', '/admin/webhooks', { url: `${receiver.url}/admin-check`, events: ['guardrail.blocked'], secret });
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.any(String), url: `${receiver.url}/admin-check`, events: ['spend.daily'], created_at: expect.any(String), last_delivery: null });
+      expect(created.body).toEqual({ id: expect.any(String), url: `${receiver.url}/admin-check`, events: ['guardrail.blocked'], created_at: expect.any(String), last_delivery: null });
       const listed = await adminCall(b(), 'GET', '/admin/webhooks');
       expect(listed.status).toBe(200);
       expect(listed.body).toEqual([created.body]);
@@ -84,7 +85,7 @@ describe('alerts by webhook, once per event across two replicas', () => {
       expect((await adminCall(a(), 'GET', '/admin/webhooks')).body).toEqual([]);
       const audit = await adminCall(a(), 'GET', '/admin/audit?action=webhook');
       expect(audit.body.data.map((e: any) => e.action)).toEqual(['webhook.delete', 'webhook.create']);
-      expect(audit.body.data[1].details).toEqual({ url: `${receiver.url}/…`, events: ['spend.daily'], secret_source: 'given' });
+      expect(audit.body.data[1].details).toEqual({ url: `${receiver.url}/…`, events: ['guardrail.blocked'], secret_source: 'given' });
       expect(JSON.stringify(audit.body)).not.toContain(secret);
     });
 

@@ -106,7 +106,7 @@ export class AlertOutboxRepository {
           WHERE id = $1::bigint RETURNING id
        )
        INSERT INTO audit_log (actor, method, action, target_type, target_id, target_name, details)
-       SELECT 'rosetta', 'system', 'webhook.deliver', 'webhook', $6, $7, $8 FROM d`,
+       SELECT 'rosetta', 'system', 'webhook.deliver', 'webhook', $6::text, $7::text, $8::jsonb FROM d`,
       [delivery.id, outcome.status, outcome.httpStatus, outcome.error, outcome.retryInMs ?? null, delivery.webhookId, delivery.eventId, JSON.stringify(audit)],
     );
   }
