@@ -150,16 +150,19 @@ describe('alerts by webhook, once per event across two replicas', () => {
     expect(key.status).toBe(201);
     sim.script({ match: 'alert me', reply: { text: 'a few words that cost a little money' } });
     const clients = replicas.ports.map((_, i) => new OpenAI({ apiKey: key.body.key, baseURL: `${replicas.at(i).url}/v1`, maxRetries: 0 }));
-    let refused: unknown;
-    for (let i = 0; i < 300 && !refused; i++) {
+    // On until both replicas have refused a few times (a refusal can come while the previous
+    // request's hold is not yet replaced by its cost, and the next one then fits): one 100 % alert.
+    const refused: unknown[] = [];
+    for (let i = 0; i < 400 && refused.length < 6; i++) {
       await clients[i % 2]!.chat.completions.create({ model: 'rosetta/gpt-4o-mini', max_tokens: 40, messages: [{ role: 'user', content: 'alert me' }] }).catch((error: unknown) => {
-        refused = error;
+        refused.push(error);
       });
     }
-    expect(refused).toBeInstanceOf(OpenAI.APIError);
-    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
-    // Refused again on both replicas: still one 100 % alert.
-    for (const client of clients) await expect(client.chat.completions.create({ model: 'rosetta/gpt-4o-mini', max_tokens: 40, messages: [{ role: 'user', content: 'alert me' }] })).rejects.toMatchObject({ status: 402 });
+    expect(refused).toHaveLength(6);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
+    }
 
     await receiver.until((hooks) => new Set(delivered(hooksAt('/budget', hooks)).map((h) => h.body.data.threshold)).size === 3, 'three budget thresholds');
     await outboxSettled();
