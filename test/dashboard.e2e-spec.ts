@@ -637,13 +637,13 @@ describe('the dashboard in a browser', () => {
     await nav('Alerts').click();
     await page.getByRole('heading', { name: 'Alerts' }).waitFor();
     await page.getByRole('button', { name: 'Add webhook' }).click();
-    await page.getByLabel('URL').fill('https://10.0.0.7/hook');
+    await page.getByLabel('URL', { exact: true }).fill('https://10.0.0.7/hook');
     await page.getByRole('checkbox', { name: /Guardrail blocks/ }).check();
     await page.getByRole('button', { name: 'Add webhook', exact: true }).last().click();
     const urlError = page.locator('#webhook-url-error');
     await urlError.waitFor();
-    await expect(urlError.textContent()).resolves.toBe('`url` is not allowed: the host is not a public address (private).');
-    await page.getByLabel('URL').fill(`http://127.0.0.1:9/rosetta-alerts`);
+    await expect(urlError.textContent()).resolves.toBe('`url` is not allowed: the host is not a public address (private (10.0.0.0/8)).');
+    await page.getByLabel('URL', { exact: true }).fill(`http://127.0.0.1:9/rosetta-alerts`);
     await page.getByRole('button', { name: 'Add webhook', exact: true }).last().click();
     const secretShown = await page.getByTestId('new-webhook-secret').textContent();
     expect(secretShown).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
