@@ -6,10 +6,9 @@ import { UsageRepository } from '@rosetta/usage';
 import { randomUUID } from 'node:crypto';
 import { periodWindow, toNanos, toUsd, type PeriodWindow } from './budget-period';
 import { MemoryBudgetStore, type BudgetCounter, type BudgetStore } from './budget-store';
-import type { BudgetObserver } from './budget-observer';
+import { BudgetObservers, type BudgetObserver } from './budget-observer';
 import { admissionTag } from '../admission-slot';
 import { BUDGET_KEY_PREFIX, RedisBudgetStore } from './redis-budget-store';
-import { budgetExceeded } from './budget-refusal';
 
 /** What happens to budget checks while Redis does not answer. */
 export type BudgetRedisFailurePolicy = 'closed' | 'local';
@@ -97,6 +96,7 @@ export class BudgetService {
   private readonly policy: BudgetRedisFailurePolicy;
   /** How long a hold outlives a replica that died mid-request. */
   readonly holdTtlMs: number;
+  private readonly observers: BudgetObservers;
 
   constructor(
     @Inject(REDIS_CLIENT) redis: RedisClient | null,
@@ -111,13 +111,12 @@ export class BudgetService {
     this.policy = budgetPolicyFromEnv();
     // A request cannot outlive its upstream time-out; a minute more covers settling.
     this.holdTtlMs = (config?.timeouts.totalMs ?? 600_000) + 60_000;
+    this.observers = new BudgetObservers(logger);
   }
-
-  private readonly observers: BudgetObserver[] = [];
 
   /** Tells `observer` of every charge and refusal from now on (the alerts). */
   observe(observer: BudgetObserver): void {
-    this.observers.push(observer);
+    this.observers.add(observer);
   }
 
   /** The budgets a key's requests are charged against: its own, then its team's. */
@@ -179,7 +178,7 @@ export class BudgetService {
         settled = true;
         const nanos = toNanos(Math.min(costUsd, capUsd));
         send(nanos)
-          .then((after) => this.charged(hold, nanos, after))
+          .then((after) => this.observers.charged(hold, nanos, after))
           .catch((error: unknown) => {
             this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: settlement failed');
           });
@@ -187,32 +186,10 @@ export class BudgetService {
     };
   }
 
-  /** Tells the observers what a settle charged; `after` is each counter's spend once charged. */
-  private charged(hold: { scopes?: BudgetScope[]; windows?: PeriodWindow[] }, nanos: number, after: number[]): void {
-    if (this.observers.length === 0 || nanos === 0 || !hold.scopes || !hold.windows) return;
-    for (const [i, spent] of after.entries()) {
-      const scope = hold.scopes[i];
-      const window = hold.windows[i];
-      if (!scope || !window || spent < 0) continue;
-      for (const observer of this.observers) this.tell(() => observer.charged(scope, window, toUsd(spent - nanos), toUsd(spent)));
-    }
-  }
-
-  /** An observer's failure is logged, never the request's. */
-  private tell(notify: () => void): void {
-    try {
-      notify();
-    } catch (error) {
-      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: an observer failed');
-    }
-  }
-
   /** The 402 for a hold that budget `index` cannot take. */
   refusal(hold: PreparedHold, index: number, spent: number, held: number): GatewayError {
-    const scope = hold.scopes[index]!;
-    const window = hold.windows[index]!;
-    for (const observer of this.observers) this.tell(() => observer.refused(scope, window, toUsd(spent + held)));
-    return budgetExceeded(scope, window, spent + held, hold.amount, hold.outputUncapped === true);
+    this.observers.refused(hold.scopes[index]!, hold.windows[index]!, spent + held);
+    return budgetExceeded(hold.scopes[index]!, hold.windows[index]!, spent + held, hold.amount, hold.outputUncapped === true);
   }
 
   /** The current window of each period, computed again only when it has reset. */
@@ -291,4 +268,21 @@ export class BudgetService {
 /** A budget's counter in one period, under its admission tag. */
 function counterOf(scope: BudgetScope, window: PeriodWindow): BudgetCounter {
   return { key: `${BUDGET_KEY_PREFIX}${scope.tag}:${scope.kind}:${scope.id}:${window.id}`, limit: toNanos(scope.budget.usd), expiresAt: window.resetsAt ? window.resetsAt.getTime() + 86_400_000 : null };
+}
+
+const PERIOD_WORDS: Record<Budget['period'], string> = { day: 'daily', month: 'monthly', total: 'total' };
+
+function usd(value: number): string {
+  return `$${value.toFixed(value < 1 ? 4 : 2)}`;
+}
+
+function budgetExceeded(scope: BudgetScope, window: PeriodWindow, used: number, amount: number, outputUncapped: boolean): GatewayError {
+  const resets = window.resetsAt ? `it resets at ${window.resetsAt.toISOString()}` : 'it does not reset';
+  // Without max_tokens a request holds the model's whole output limit: usually most of the hold.
+  const lower = outputUncapped ? ' (set max_tokens to hold less: without it the request holds the model\'s whole output limit)' : '';
+  return new GatewayError(
+    'budget_exceeded',
+    `Budget exceeded: ${scope.kind} '${scope.name}' has used ${usd(toUsd(used))} of its ${usd(scope.budget.usd)} ${PERIOD_WORDS[scope.budget.period]} budget and this request may cost up to ${usd(toUsd(amount))}${lower}; ${resets}`,
+    { code: 'budget_exceeded', param: scope.kind === 'key' ? 'key.budget' : 'team.budget' },
+  );
 }
