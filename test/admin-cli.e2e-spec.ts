@@ -15,7 +15,8 @@ describe('admin CLI against a running gateway', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     db = await createTestDatabase();
-    gateway = await startGateway({ DATABASE_URL: db.url, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' });
+    // WEBHOOK_ALLOW_HOSTS: the webhooks step names a receiver on loopback.
+    gateway = await startGateway({ DATABASE_URL: db.url, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
     env = { ROSETTA_URL: gateway.url, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
   });
 
@@ -212,5 +213,17 @@ describe('admin CLI against a running gateway', () => {
     expect(usage.data).toEqual([expect.objectContaining({ key_name: 'cli-cache', requests: 2, cache_hits: 1, saved_usd: hit.saved_usd })]);
 
     expect(await ok('keys', 'update', key.id, '--cache-mode', 'null', '--prompt-cache', 'null')).toMatchObject({ cache: null, prompt_cache: null });
+  });
+
+  it('webhooks: add (the generated secret shown once), list without secrets, remove; a refused URL named (issue 31)', async () => {
+    const added = await ok('webhooks', 'add', '--url', 'http://127.0.0.1:9/cli-hook', '--events', 'budget.threshold,spend.daily');
+    expect(added).toEqual({ id: expect.any(String), url: 'http://127.0.0.1:9/cli-hook', events: ['budget.threshold', 'spend.daily'], created_at: expect.any(String), last_delivery: null, secret: expect.stringMatching(/^whsec_/) });
+    const listed = await ok('webhooks', 'list');
+    expect(listed).toEqual([{ id: added.id, url: 'http://127.0.0.1:9/cli-hook', events: ['budget.threshold', 'spend.daily'], created_at: added.created_at, last_delivery: null }]);
+    const refused = await cli(['webhooks', 'add', '--url', 'https://10.0.0.7/hook', '--events', 'spend.daily'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('`url` is not allowed: the host is not a public address');
+    expect(await ok('webhooks', 'remove', added.id)).toEqual({ id: added.id, deleted: true });
+    expect(await ok('webhooks', 'list')).toEqual([]);
   });
 });

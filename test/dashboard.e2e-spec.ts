@@ -34,7 +34,8 @@ describe('the dashboard in a browser', () => {
   };
 
   beforeAll(async () => {
-    [stack, chromium] = await Promise.all([startStack(), launchBrowser()]);
+    // The alerts step adds a webhook on loopback, which only WEBHOOK_ALLOW_HOSTS allows.
+    [stack, chromium] = await Promise.all([startStack({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }), launchBrowser()]);
     teamId = (await adminCall(stack.gateway, 'POST', '/admin/teams', { name: 'research', budget_usd: 50, budget_period: 'month' })).body.id;
     context = await chromium.context();
     page = await context.newPage();
@@ -630,6 +631,32 @@ describe('the dashboard in a browser', () => {
     await expect(field('Prompt cache reads / writes').textContent()).resolves.toBe(`${hitRow.cached_tokens} / ${hitRow.cache_write_tokens} tokens`);
     await page.evaluate('scrollTo(0, 0)'); // opening the row scrolled to its details; the screenshot shows the page from the top
     await screenshot(page, 'requests-cache');
+  });
+
+  it('adds an alert webhook from the page (a refused URL named beside its field), shows the generated secret once, and deletes it (issue 31)', async () => {
+    await nav('Alerts').click();
+    await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByLabel('URL', { exact: true }).fill('https://10.0.0.7/hook');
+    await page.getByRole('checkbox', { name: /Guardrail blocks/ }).check();
+    await page.getByRole('button', { name: 'Add webhook', exact: true }).last().click();
+    const urlError = page.locator('#webhook-url-error');
+    await urlError.waitFor();
+    await expect(urlError.textContent()).resolves.toBe('`url` is not allowed: the host is not a public address (private (10.0.0.0/8)).');
+    await page.getByLabel('URL', { exact: true }).fill(`http://127.0.0.1:9/rosetta-alerts`);
+    await page.getByRole('button', { name: 'Add webhook', exact: true }).last().click();
+    const secretShown = await page.getByTestId('new-webhook-secret').textContent();
+    expect(secretShown).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    await screenshot(page, 'alerts');
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.locator('tr', { has: page.getByText('http://127.0.0.1:9/rosetta-alerts') });
+    await expect(row.locator('td[data-label="Events"]').textContent()).resolves.toBe('budget.threshold, guardrail.blocked');
+    await expect(row.locator('td[data-label="Last delivery"]').textContent()).resolves.toBe('None yet');
+    const listed = await adminCall(stack.gateway, 'GET', '/admin/webhooks');
+    expect(JSON.stringify(listed.body)).not.toContain(secretShown!);
+    await row.getByRole('button', { name: 'Delete webhook http://127.0.0.1:9/rosetta-alerts' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await adminCall(stack.gateway, 'GET', '/admin/webhooks')).body).toEqual([]);
   });
 
   it('renders /docs with the fields of each request body and answer: required, type, nested objects that open', async () => {

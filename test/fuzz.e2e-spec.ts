@@ -208,6 +208,7 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
       ['/v1/embeddings', { authorization: `Bearer ${stack.key}` }],
       ['/v1/route', { authorization: `Bearer ${stack.key}` }],
       ['/admin/keys', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }],
+      ['/admin/webhooks', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }],
     ];
     for (const [path, headers] of routes) {
       // One level inside the limit: not refused for its nesting (whatever else is wrong with it).
@@ -242,6 +243,7 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
           [['endpoints', '0', 'pricing', 'prompt'], 'endpoints[0].pricing.prompt']],
       },
       { method: 'PUT', path: '/admin/models/rosetta/fuzz-admin', body: model, fields: [[['display_name'], 'display_name'], [['author'], 'author'], [['description'], 'description'], [['created_at'], 'created_at'], [['kind'], 'kind']] },
+      { method: 'POST', path: '/admin/webhooks', body: { url: 'https://hooks.example.com/fuzz', events: ['spend.daily'] }, fields: [[['url'], 'url'], [['events', '0'], 'events'], [['secret'], 'secret']] },
     ];
     const set = (body: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> => {
       const copy = structuredClone(body);
@@ -276,9 +278,11 @@ describe('fuzz: the HTTP entry of all four dialects', () => {
       ['GET', '/admin/audit?target=a%00b', 400, 'target'],
       ['GET', '/admin/requests?model=a%00b', 400, 'model'],
       ['GET', '/admin/requests/a%00b', 404, undefined],
+      ['DELETE', '/admin/webhooks/a%00b', 404, undefined],
     ];
     for (const [method, path, status, param] of paths) {
-      const reply = await call(method, path, method === 'GET' ? undefined : path.includes('plans') ? { rpm: 1, tpm: 1 } : path.includes('models') ? model : path.includes('providers') ? provider : { name: 'n' });
+      // No body with GET or DELETE: node's client sends one without a length there, which reads as a second, broken request.
+      const reply = await call(method, path, method === 'GET' || method === 'DELETE' ? undefined : path.includes('plans') ? { rpm: 1, tpm: 1 } : path.includes('models') ? model : path.includes('providers') ? provider : { name: 'n' });
       expect([method, path, reply.status, JSON.parse(reply.body).error.param ?? undefined]).toEqual([method, path, status, param]);
     }
     const stored = await adminCall(stack.gateway, 'GET', '/admin/audit?target=fuzz-admin');

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, type ApiError, whenSignedOut } from './api';
 import { Layout } from './components/layout';
 import { ErrorNote, Loading } from './components/ui';
+import { AlertsPage } from './pages/alerts';
 import { AuditPage } from './pages/audit';
 import { KeysPage } from './pages/keys';
 import { PlansPage } from './pages/plans';
@@ -22,6 +23,7 @@ const PAGE_VIEWS: Record<PagePath, (props: { canWrite: boolean; session: Session
   requests: RequestsPage,
   providers: ProvidersPage,
   router: RouterPage,
+  alerts: AlertsPage,
   audit: AuditPage,
 };
 

@@ -9,6 +9,7 @@ export const PAGES = [
   { path: 'requests', title: 'Requests' },
   { path: 'providers', title: 'Providers' },
   { path: 'router', title: 'Router' },
+  { path: 'alerts', title: 'Alerts' },
   { path: 'audit', title: 'Audit log' },
 ] as const;
 

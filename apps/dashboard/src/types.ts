@@ -214,3 +214,14 @@ export interface LedgerPage {
   data: LedgerRow[];
   next_cursor: string | null;
 }
+
+/** An alert webhook (GET /admin/webhooks): never its secret. */
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  created_at: string;
+  /** Only in the answer to a POST that let the gateway generate it. */
+  secret?: string;
+  last_delivery: { status: 'pending' | 'delivered' | 'failed'; event_id: string; attempts: number; http_status: number | null; error: string | null; at: string } | null;
+}

@@ -154,3 +154,26 @@ describe('admin CLI: providers, requests and the audit log (issue 27)', () => {
     expect(refusal('providers', 'delete')).toBe('providers delete needs the provider slug');
   });
 });
+
+describe('admin CLI: alert webhooks (issue 31)', () => {
+  it('adds, lists and removes a webhook', () => {
+    expect(call('webhooks', 'add', '--url', 'https://hooks.example.com/rosetta', '--events', 'budget.threshold, spend.daily', '--secret', 'a-secret-of-sixteen+')).toEqual({
+      method: 'POST',
+      path: '/admin/webhooks',
+      body: { url: 'https://hooks.example.com/rosetta', events: ['budget.threshold', 'spend.daily'], secret: 'a-secret-of-sixteen+' },
+    });
+    expect(call('webhooks', 'add', '--url', 'https://hooks.example.com/x', '--events', 'provider.circuit_open')).toEqual({
+      method: 'POST',
+      path: '/admin/webhooks',
+      body: { url: 'https://hooks.example.com/x', events: ['provider.circuit_open'] },
+    });
+    expect(call('webhooks', 'list')).toEqual({ method: 'GET', path: '/admin/webhooks' });
+    expect(call('webhooks', 'remove', ID)).toEqual({ method: 'DELETE', path: `/admin/webhooks/${ID}` });
+  });
+
+  it('refuses a webhook without its URL, events or id', () => {
+    expect(refusal('webhooks', 'add', '--events', 'spend.daily')).toBe('webhooks add needs --url');
+    expect(refusal('webhooks', 'add', '--url', 'https://hooks.example.com/x')).toBe('webhooks add needs --events, e.g. --events budget.threshold,spend.daily');
+    expect(refusal('webhooks', 'remove')).toBe('webhooks remove needs the webhook id');
+  });
+});

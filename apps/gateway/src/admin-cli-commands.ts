@@ -211,7 +211,7 @@ export const COMMANDS: readonly Command[] = [
   ...MORE_COMMANDS,
 ];
 
-const RESOURCES = ['keys', 'teams', 'plans', 'usage', 'requests', 'providers', 'audit'];
+const RESOURCES = ['keys', 'teams', 'plans', 'usage', 'requests', 'providers', 'audit', 'webhooks'];
 
 export const ENVIRONMENT_HELP =
   'environment: ADMIN_TOKEN (required), ROSETTA_URL (default http://127.0.0.1:$ADMIN_PORT, else $PORT, else 8080)\n' +

@@ -1,7 +1,7 @@
 /**
- * The admin CLI's commands for providers, the request list and the audit log — what the dashboard's
- * Providers, Requests and Audit pages show (issue 27). Pure, like the others: a provider's body is
- * named as a file, which admin-cli.ts reads.
+ * The admin CLI's commands for providers, the request list, the audit log and alert webhooks —
+ * what the dashboard's Providers, Requests, Audit and Alerts pages show (issues 27 and 31). Pure,
+ * like the others: a provider's body is named as a file, which admin-cli.ts reads.
  */
 import type { Call, Command, Option } from './admin-cli-commands';
 import { need, path, withQuery, type Values } from './admin-cli-bodies';
@@ -35,6 +35,39 @@ const AUDIT_FILTERS: Record<string, Option> = {
   to: { type: 'string', arg: '<date>', help: 'to (exclusive)' },
 };
 
+/** `--events a,b`: the list, or a usage mistake naming the option. */
+function eventList(values: Values): string[] {
+  const raw = values['events'];
+  if (typeof raw !== 'string' || raw.trim() === '') throw new Error('webhooks add needs --events, e.g. --events budget.threshold,spend.daily');
+  return raw.split(',').map((event) => event.trim()).filter(Boolean);
+}
+
+const WEBHOOK_COMMANDS: readonly Command[] = [
+  {
+    name: 'webhooks add',
+    summary: 'send alerts to a URL (POST JSON, signed with x-rosetta-signature); without --secret one is generated and shown once',
+    options: {
+      url: { type: 'string', arg: '<url>', help: 'where to POST; a private or loopback host only if listed in WEBHOOK_ALLOW_HOSTS' },
+      events: { type: 'string', arg: '<event,...>', help: 'budget.threshold, provider.circuit_open, provider.circuit_closed, guardrail.blocked, spend.daily' },
+      secret: { type: 'string', arg: '<secret>', help: 'the HMAC key the receiver verifies with (16 to 512 characters)' },
+    },
+    build(values) {
+      const url = values['url'];
+      if (typeof url !== 'string') throw new Error('webhooks add needs --url');
+      const secret = values['secret'];
+      return { method: 'POST', path: '/admin/webhooks', body: { url, events: eventList(values), ...(typeof secret === 'string' ? { secret } : {}) } };
+    },
+  },
+  { name: 'webhooks list', summary: 'alert webhooks, their events and last delivery (never their secrets)', options: {}, build: () => ({ method: 'GET', path: '/admin/webhooks' }) },
+  {
+    name: 'webhooks remove',
+    target: '<id>',
+    summary: 'stop sending alerts to a webhook (its pending deliveries are dropped)',
+    options: {},
+    build: (_, id) => ({ method: 'DELETE', path: path('/admin/webhooks', need(id, 'the webhook id')) }),
+  },
+];
+
 export const MORE_COMMANDS: readonly Command[] = [
   { name: 'providers list', summary: 'providers, whether each is configured, their endpoints and live health (never their keys)', options: {}, build: () => ({ method: 'GET', path: '/admin/providers' }) },
   {
@@ -67,4 +100,5 @@ export const MORE_COMMANDS: readonly Command[] = [
     options: AUDIT_FILTERS,
     build: (values) => listing('/admin/audit', values, { limit: 'limit', before: 'before', action: 'action', actor: 'actor', target: 'target', from: 'from', to: 'to' }),
   },
+  ...WEBHOOK_COMMANDS,
 ];

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminModule, SettingEntity } from '@rosetta/admin';
+import { AlertsModule } from '@rosetta/alerts';
 import { ApiKeyEntity, AuthModule, TeamEntity } from '@rosetta/auth';
 import { DialectsModule } from '@rosetta/dialects';
 import { LimitsModule, PlanEntity } from '@rosetta/limits';
@@ -22,6 +23,7 @@ export class AppModule {
         LimitsModule,
         EndpointHealthPortModule,
         UsageModule,
+        AlertsModule,
         AdminModule,
         DialectsModule,
       ],

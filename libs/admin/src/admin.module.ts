@@ -13,6 +13,7 @@ import { AdminRouteController } from './admin-route.controller';
 import { AdminTeamsController } from './admin-teams.controller';
 import { AdminTokenService } from './admin-token.service';
 import { AdminUsageController } from './admin-usage.controller';
+import { AdminWebhooksController } from './admin-webhooks.controller';
 import { AdminGuard } from './admin.guard';
 import { AdminAuditController } from './audit/admin-audit.controller';
 import { AuditInterceptor } from './audit/audit.interceptor';
@@ -38,6 +39,7 @@ import { SettingRepository } from './setting.repository';
     AdminUsageController,
     AdminRouteController,
     AdminAuditController,
+    AdminWebhooksController,
     MetricsController,
     OpenApiController,
     DashboardController,

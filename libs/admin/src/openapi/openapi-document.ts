@@ -11,6 +11,7 @@ import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
 import { MODEL_RECORD_SCHEMAS } from './openapi-model-record';
 import { CHAT_ANSWERS, CHAT_ANSWER_SCHEMAS } from './openapi-chat-answers';
 import { REQUEST_SCHEMAS, requestPaths } from './openapi-requests';
+import { WEBHOOK_SCHEMAS, WEBHOOKS_TAG, webhookPaths } from './openapi-webhooks';
 
 import { ADMIN_ERRORS, ADMIN_SECURITY, CLIENT_SECURITY, ERRORS, GEMINI_SECURITY, body, json, pathParam, queryParam, ref, type Json, type Operation } from './openapi-parts';
 
@@ -143,6 +144,7 @@ function paths(): Record<string, Record<string, Operation>> {
       put: admin('Model metadata (display_name, author, description, distillable) and its rosetta/auto prior (router_prior; null clears it)', 'Admin: registry', { '200': json({ type: 'object' }) }, { parameters: [pathParam('name', 'rosetta/<name>, slash kept')], requestBody: body({ type: 'object' }), 'x-route': 'PUT /admin/models/{name}' }),
     },
     ...requestPaths(admin),
+    ...webhookPaths(admin),
     '/admin/usage': {
       get: admin('Usage grouped by key, team, model and/or day; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
         parameters: [
@@ -226,6 +228,7 @@ const SCHEMAS: Json = {
   ...MODEL_RECORD_SCHEMAS,
   ...DASHBOARD_SCHEMAS,
   ...REQUEST_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
   ...CHAT_ANSWER_SCHEMAS,
 };
 
@@ -269,6 +272,7 @@ export function openApiDocument(namespace: string): Json {
       { name: 'Admin: plans' },
       { name: 'Admin: registry' },
       { name: 'Admin: usage' },
+      { name: WEBHOOKS_TAG },
       ...DASHBOARD_TAGS.map((name) => ({ name })),
       { name: 'Operations' },
     ],

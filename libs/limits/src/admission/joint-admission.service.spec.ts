@@ -120,4 +120,24 @@ describe('JointAdmissionService (tokens and budgets in one Redis script)', () =>
     expect(error.message).toContain('needs 1,500 tokens');
     expect((await budgets.status(budgets.scopesFor(key)[0]!)).heldUsd).toBe(0);
   });
+
+  it('tells budget observers what each settle charged, from the script\'s own figures, and each refusal', async () => {
+    const { joint, budgets } = replica(redis, prefix, 0.5);
+    const key = budgetKey(1);
+    const seen: string[] = [];
+    budgets.observe({
+      charged: (scope, window, before, after) => seen.push(`charged ${scope.kind} ${window.id} ${before.toFixed(2)} -> ${after.toFixed(2)}`),
+      refused: (scope, window, used) => seen.push(`refused ${scope.kind} ${window.id} ${used.toFixed(2)}`),
+    });
+    // The first admission seeds the counter (separate path), the second is the one script.
+    for (const cost of [0.1, 0.2]) {
+      const admitted = await joint.admit(key, request, () => 0.2);
+      await admitted.tokens!.settle(1_000);
+      admitted.budget!.settle(cost);
+      for (let i = 0; i < 1_000 && seen.length < (cost === 0.1 ? 1 : 2); i++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    const error = await refusal(joint.admit(key, request, () => 0.25));
+    expect(error.type).toBe('budget_exceeded');
+    expect(seen).toEqual(['charged key total 0.50 -> 0.60', 'charged key total 0.60 -> 0.80', 'refused key total 0.80']);
+  });
 });

@@ -77,7 +77,8 @@ export class JointAdmissionService {
     const settlement = new JointSettlement(shared, job, now, this.logger);
     // Throws the token 429 when the tokens did not fit (nothing was recorded then).
     const tokens = job.tokens ? this.limits.tokenReservation(key, tpm!, units, outcome.tokens!, state, need, async (actual) => settlement.tokens(actual)) : noTokens(state);
-    return { tokens, budget: job.budget && this.budgets.holdOf(job.budget, async (nanos) => settlement.budget(nanos)) };
+    // The prepared hold is what job.budget was made of, with the scopes its alerts name.
+    return { tokens, budget: job.budget && this.budgets.holdOf(hold!, (nanos) => settlement.budget(nanos)) };
   }
 
   private async separately(key: ApiKeyRecord, request: TokenRequest, hold: PreparedHold | undefined, count: RequestCount | undefined): Promise<Admission> {

@@ -25,18 +25,29 @@ export class JointSettlement {
     this.send();
   }
 
-  budget(nanos: number): void {
+  /** Answers each budget's spend after the charge once the script ran (empty when it failed). */
+  budget(nanos: number): Promise<number[]> {
     this.actualNanos = nanos;
+    const after = new Promise<number[]>((resolve) => {
+      this.budgetSettled = resolve;
+    });
     this.send();
+    return after;
   }
+
+  private budgetSettled?: (after: number[]) => void;
 
   private send(): void {
     if (this.admitted.tokens && this.actualTokens === undefined) return;
     if (this.admitted.budget && this.actualNanos === undefined) return;
     // On the reservation's clock (tests inject `now`), advanced by real time.
     const at = this.now + (Date.now() - this.madeAt);
-    this.shared.joint.settle(this.admitted, this.actualTokens ?? 0, this.actualNanos ?? 0, at).catch((error: unknown) => {
-      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'limits: admission settlement failed');
-    });
+    this.shared.joint.settle(this.admitted, this.actualTokens ?? 0, this.actualNanos ?? 0, at).then(
+      (after) => this.budgetSettled?.(after),
+      (error: unknown) => {
+        this.budgetSettled?.([]);
+        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'limits: admission settlement failed');
+      },
+    );
   }
 }

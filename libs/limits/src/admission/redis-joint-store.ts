@@ -1,5 +1,5 @@
 import type { RedisClient } from '@rosetta/platform';
-import { BUDGET_LUA, holdsKey } from '../budget/redis-budget-store';
+import { BUDGET_LUA, holdsKey, spentAfter } from '../budget/redis-budget-store';
 import type { BudgetCounter } from '../budget/budget-store';
 import { RATE_WINDOW_LUA, windowResult, type ScriptReply } from '../limiter/redis-rate-limit-store';
 import type { ReserveResult, WindowResult } from '../limiter/rate-limit-store';
@@ -63,17 +63,20 @@ if n > 0 then budget_hold(5, n, ARGV[9], ARGV[10], now, tonumber(ARGV[11]), 12) 
 return reply('held', 1, 0, none)
 `;
 
-/** KEYS as for ADMIT. ARGV: window, now, token member ('': none), actual tokens, budget count, hold id, actual nano-dollars. */
+/**
+ * KEYS as for ADMIT. ARGV: window, now, token member ('': none), actual tokens, budget count, hold
+ * id, actual nano-dollars. Answers each budget's spend after the charge (budget_settle).
+ */
 const SETTLE = `${RATE_WINDOW_LUA}${BUDGET_LUA}
 if ARGV[3] ~= '' then settle(KEYS[3], KEYS[4], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[1]), tonumber(ARGV[2])) end
 local n = tonumber(ARGV[5])
-if n > 0 then budget_settle(5, n, ARGV[6], ARGV[7]) end
-return 1
+if n > 0 then return budget_settle(5, n, ARGV[6], ARGV[7]) end
+return {}
 `;
 
 type JointRedis = RedisClient & {
   rosettaAdmit(...args: (string | number)[]): Promise<(string | number)[]>;
-  rosettaAdmitSettle(...args: (string | number)[]): Promise<number>;
+  rosettaAdmitSettle(...args: (string | number)[]): Promise<unknown>;
 };
 
 /** A window the script counts in: its Redis keys, limit and the entry's member (`<id>:<amount>`). */
@@ -180,13 +183,14 @@ export class RedisJointStore {
    * for a settlement, so those asked for in one turn of the event loop go out together at its end,
    * as one pipeline: one socket write for all of them instead of one each (the writes are a large
    * part of a request's CPU, docs/benchmarks/2026-11-27-tail.md). Each is still its own script.
+   * Answers each budget's spend after the charge (spentAfter).
    */
-  settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<void> {
+  settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<number[]> {
     const keys = keysOf(request);
     const { tokens, budget } = request;
     const args = [keys.length, ...keys, request.windowMs, Math.floor(now), tokens?.member ?? '', actualTokens, budget?.counters.length ?? 0, budget?.holdId ?? '', String(actualNanos)];
     return new Promise((resolve, reject) => {
-      const settled = (error: unknown): void => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve());
+      const settled = (error: unknown, reply?: unknown): void => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(spentAfter(reply)));
       if (this.settlements.push({ tag: request.tag, args, settled }) === 1) setImmediate(() => this.sendSettlements());
     });
   }
@@ -208,13 +212,13 @@ export class RedisJointStore {
   private send(batch: QueuedSettlement[]): void {
     if (batch.length === 1) {
       const [one] = batch as [QueuedSettlement];
-      this.redis.rosettaAdmitSettle(...one.args).then(() => one.settled(null), one.settled);
+      this.redis.rosettaAdmitSettle(...one.args).then((reply) => one.settled(null, reply), one.settled);
       return;
     }
     const pipeline = this.redis.pipeline() as unknown as JointPipeline;
     for (const { args } of batch) pipeline.rosettaAdmitSettle(...args);
     pipeline.exec().then(
-      (results) => batch.forEach((queued, i) => queued.settled(results?.[i]?.[0] ?? (results ? null : new Error('settlement pipeline not sent')))),
+      (results) => batch.forEach((queued, i) => queued.settled(results?.[i]?.[0] ?? (results ? null : new Error('settlement pipeline not sent')), results?.[i]?.[1])),
       (error: unknown) => batch.forEach((queued) => queued.settled(error ?? new Error('settlement pipeline failed'))),
     );
   }
@@ -223,7 +227,7 @@ export class RedisJointStore {
 interface QueuedSettlement {
   tag: string;
   args: (string | number)[];
-  settled(error: unknown): void;
+  settled(error: unknown, reply?: unknown): void;
 }
 
 type JointPipeline = {

@@ -24,8 +24,12 @@ export type ReserveOutcome =
 
 export interface BudgetStore {
   reserve(counters: BudgetCounter[], amount: number, holdId: string, now: number, holdTtlMs: number): Promise<ReserveOutcome>;
-  /** Replaces the hold by the actual amount (charged even when the hold had expired). Call once per hold. */
-  settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<void>;
+  /**
+   * Replaces the hold by the actual amount (charged even when the hold had expired). Call once per
+   * hold. Answers each counter's spend after the charge (-1: not seeded), read in the same atomic
+   * step, so exactly one settle sees a threshold crossed.
+   */
+  settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<number[]>;
   /** Sets a counter's spend unless it is already set (first use in a period). */
   seed(counter: BudgetCounter, spent: number): Promise<void>;
   /** Spent and held, or null when the counter is not seeded. */
@@ -58,17 +62,23 @@ export class MemoryBudgetStore implements BudgetStore {
     return { status: 'held' };
   }
 
-  async settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<void> {
+  async settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<number[]> {
+    const after: number[] = [];
     for (const c of counters) {
       const counter = this.counters.get(c.key);
-      if (!counter) continue;
+      if (!counter) {
+        after.push(-1);
+        continue;
+      }
       const hold = counter.holds.get(holdId);
       if (hold) {
         counter.holds.delete(holdId);
         counter.held -= hold.amount;
       }
       counter.spent += actual;
+      after.push(counter.spent);
     }
+    return after;
   }
 
   async seed(counter: BudgetCounter, spent: number): Promise<void> {

@@ -6,6 +6,7 @@ import { UsageRepository } from '@rosetta/usage';
 import { randomUUID } from 'node:crypto';
 import { periodWindow, toNanos, toUsd, type PeriodWindow } from './budget-period';
 import { MemoryBudgetStore, type BudgetCounter, type BudgetStore } from './budget-store';
+import { BudgetObservers, type BudgetObserver } from './budget-observer';
 import { admissionTag } from '../admission-slot';
 import { BUDGET_KEY_PREFIX, RedisBudgetStore } from './redis-budget-store';
 
@@ -95,6 +96,7 @@ export class BudgetService {
   private readonly policy: BudgetRedisFailurePolicy;
   /** How long a hold outlives a replica that died mid-request. */
   readonly holdTtlMs: number;
+  private readonly observers: BudgetObservers;
 
   constructor(
     @Inject(REDIS_CLIENT) redis: RedisClient | null,
@@ -109,6 +111,12 @@ export class BudgetService {
     this.policy = budgetPolicyFromEnv();
     // A request cannot outlive its upstream time-out; a minute more covers settling.
     this.holdTtlMs = (config?.timeouts.totalMs ?? 600_000) + 60_000;
+    this.observers = new BudgetObservers(logger);
+  }
+
+  /** Tells `observer` of every charge and refusal from now on (the alerts). */
+  observe(observer: BudgetObserver): void {
+    this.observers.add(observer);
   }
 
   /** The budgets a key's requests are charged against: its own, then its team's. */
@@ -159,7 +167,7 @@ export class BudgetService {
    * A hold of `amount` nano-dollars taken elsewhere (the joint admission script): `send` charges
    * the real cost, once, and never more than the hold's cap.
    */
-  holdOf(hold: { counters: BudgetCounter[]; holdId: string; amount: number }, send: (actualNanos: number) => Promise<void>): BudgetHold {
+  holdOf(hold: { counters: BudgetCounter[]; holdId: string; amount: number; scopes?: BudgetScope[]; windows?: PeriodWindow[] }, send: (actualNanos: number) => Promise<number[]>): BudgetHold {
     let settled = false;
     const capUsd = toUsd(hold.amount) * MAX_SETTLE_FACTOR;
     return {
@@ -168,15 +176,19 @@ export class BudgetService {
       settle: (costUsd: number) => {
         if (settled) return;
         settled = true;
-        send(toNanos(Math.min(costUsd, capUsd))).catch((error: unknown) => {
-          this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: settlement failed');
-        });
+        const nanos = toNanos(Math.min(costUsd, capUsd));
+        send(nanos)
+          .then((after) => this.observers.charged(hold, nanos, after))
+          .catch((error: unknown) => {
+            this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: settlement failed');
+          });
       },
     };
   }
 
   /** The 402 for a hold that budget `index` cannot take. */
   refusal(hold: PreparedHold, index: number, spent: number, held: number): GatewayError {
+    this.observers.refused(hold.scopes[index]!, hold.windows[index]!, spent + held);
     return budgetExceeded(hold.scopes[index]!, hold.windows[index]!, spent + held, hold.amount, hold.outputUncapped === true);
   }
 

@@ -56,8 +56,10 @@ local function budget_hold(first, n, amount, id, now, ttl, arg)
   end
 end
 
--- replaces hold 'id' by 'actual' (charged even when the hold had expired)
+-- replaces hold 'id' by 'actual' (charged even when the hold had expired); returns each
+-- counter's spend after the charge (-1 for a counter gone unseeded), for the threshold alerts
 local function budget_settle(first, n, id, actual)
+  local after = {}
   for i = 1, n do
     local h = KEYS[first + 2 * i - 2]
     local holds = KEYS[first + 2 * i - 1]
@@ -67,8 +69,9 @@ local function budget_settle(first, n, id, actual)
       redis.call('HDEL', h, 'h:' .. id)
       redis.call('ZREM', holds, id)
     end
-    if redis.call('HEXISTS', h, 'spent') == 1 then redis.call('HINCRBY', h, 'spent', actual) end
+    if redis.call('HEXISTS', h, 'spent') == 1 then after[i] = redis.call('HINCRBY', h, 'spent', actual) else after[i] = -1 end
   end
+  return after
 end
 `;
 
@@ -82,10 +85,9 @@ budget_hold(1, n, ARGV[2], ARGV[3], now, tonumber(ARGV[5]), 6)
 return {'held', 0, '0', '0'}
 `;
 
-/** ARGV: n, hold id, actual. */
+/** ARGV: n, hold id, actual. Answers each counter's spend after the charge. */
 const SETTLE = `${BUDGET_LUA}
-budget_settle(1, tonumber(ARGV[1]), ARGV[2], ARGV[3])
-return 1
+return budget_settle(1, tonumber(ARGV[1]), ARGV[2], ARGV[3])
 `;
 
 /**
@@ -118,7 +120,7 @@ return 1
 
 type BudgetRedis = RedisClient & {
   budgetReserve(...args: (string | number)[]): Promise<[string, number, string, string]>;
-  budgetSettle(...args: (string | number)[]): Promise<number>;
+  budgetSettle(...args: (string | number)[]): Promise<number[]>;
   budgetSeed(key: string, spent: string, expires: number): Promise<number>;
   budgetRecover(...args: (string | number)[]): Promise<number>;
 };
@@ -149,9 +151,9 @@ export class RedisBudgetStore implements BudgetStore {
     return { status: 'refused', index: Number(index), spent: Number(spent), held: Number(held) };
   }
 
-  async settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<void> {
+  async settle(counters: BudgetCounter[], holdId: string, actual: number): Promise<number[]> {
     const keys = counters.flatMap((c) => [c.key, holdsKey(c.key)]);
-    await this.redis.budgetSettle(keys.length, ...keys, counters.length, holdId, String(actual));
+    return spentAfter(await this.redis.budgetSettle(keys.length, ...keys, counters.length, holdId, String(actual)));
   }
 
   /** Charges `actual` to the counters (their keys) still holding `holdId`, and releases it (RECOVER). */
@@ -168,4 +170,9 @@ export class RedisBudgetStore implements BudgetStore {
     const [spent, held] = await this.redis.hmget(key, 'spent', 'held');
     return spent === null ? null : { spent: Number(spent), held: Number(held ?? 0) };
   }
+}
+
+/** A settle script's answer: each counter's spend after the charge, -1 for one not seeded. */
+export function spentAfter(reply: unknown): number[] {
+  return Array.isArray(reply) ? reply.map((value) => (value === null || value === undefined ? -1 : Number(value))) : [];
 }

@@ -46,6 +46,18 @@ export interface BreakerInfo {
   probeInFlight: boolean;
 }
 
+/**
+ * A circuit opening (closed → open; a failed probe re-opening it is the same opening) or closing
+ * (a probe succeeded). Told synchronously: a listener only queues its work.
+ */
+export interface CircuitChange {
+  endpoint: string;
+  state: 'open' | 'closed';
+  at: number;
+}
+
+export type CircuitListener = (change: CircuitChange) => void;
+
 interface Circuit {
   state: 'closed' | 'open';
   consecutiveFailures: number;
@@ -71,6 +83,7 @@ export class CircuitBreaker {
   private readonly maxCooldownMs: number;
   private readonly probeLeaseMs: number;
   private readonly clock: () => number;
+  private readonly listeners: CircuitListener[] = [];
 
   constructor(options: CircuitBreakerOptions = {}) {
     this.threshold = options.consecutiveFailures ?? 5;
@@ -82,6 +95,21 @@ export class CircuitBreaker {
     this.maxCooldownMs = Math.max(options.maxCooldownMs ?? 300_000, this.baseCooldownMs);
     this.probeLeaseMs = options.probeLeaseMs ?? 600_000;
     this.clock = options.clock ?? Date.now;
+  }
+
+  /** Calls `listener` on every opening and closing from now on (the alerts). */
+  onChange(listener: CircuitListener): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(endpoint: string, state: 'open' | 'closed', at: number): void {
+    for (const listener of this.listeners) {
+      try {
+        listener({ endpoint, state, at });
+      } catch {
+        // A listener's failure is its own; the breaker's decision stands.
+      }
+    }
   }
 
   /** The endpoints that have a circuit (every one that was called or reported). */
@@ -146,7 +174,10 @@ export class CircuitBreaker {
       if (now < circuit.openedAt + circuit.cooldownMs) return; // late result of a call from before the opening
       // Half-open: this is the probe's verdict.
       if (failed) this.open(circuit, now, Math.min(circuit.cooldownMs * 2, this.maxCooldownMs));
-      else this.close(endpoint);
+      else {
+        this.close(endpoint);
+        this.changed(endpoint, 'closed', now);
+      }
       return;
     }
     this.push(circuit, now, failed);
@@ -157,12 +188,15 @@ export class CircuitBreaker {
     circuit.consecutiveFailures += 1;
     if (circuit.consecutiveFailures >= this.threshold || this.ratioExceeded(circuit, now)) {
       this.open(circuit, now, this.baseCooldownMs);
+      this.changed(endpoint, 'open', now);
     }
   }
 
   /** Forgets an endpoint's state (operator action, endpoint removed). */
   reset(endpoint: string): void {
+    const wasOpen = this.circuits.get(endpoint)?.state === 'open';
     this.circuits.delete(endpoint);
+    if (wasOpen) this.changed(endpoint, 'closed', this.clock());
   }
 
   private newCircuit(): Circuit {
