@@ -47,6 +47,10 @@ export class ApiKeyEntity {
   @Column({ name: 'prompt_cache', type: 'text', nullable: true })
   promptCache!: string | null;
 
+  /** The key's guardrail checks as the admin API shows them (policy-column.ts reads them back). */
+  @Column({ type: 'jsonb', nullable: true })
+  guardrails!: unknown[] | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -15,6 +15,10 @@ export class TeamEntity {
   @Column({ name: 'budget_period', type: 'text', nullable: true })
   budgetPeriod!: string | null;
 
+  /** The team's guardrail checks as the admin API shows them (policy-column.ts reads them back). */
+  @Column({ type: 'jsonb', nullable: true })
+  guardrails!: unknown[] | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

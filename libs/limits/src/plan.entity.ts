@@ -19,6 +19,10 @@ export class PlanEntity {
   @Column({ name: 'prompt_cache', type: 'text', nullable: true })
   promptCache!: string | null;
 
+  /** The guardrail checks as the admin API shows them (policy-column.ts reads them back). */
+  @Column({ type: 'jsonb', nullable: true })
+  guardrails!: unknown[] | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

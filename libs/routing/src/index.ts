@@ -17,3 +17,6 @@ export * from './health-port.module';
 export * from './mixture.service';
 export * from './session-affinity.service';
 export * from './server-stop';
+export * from './guardrails/guardrail.service';
+export * from './guardrails/guardrail-block-listener';
+export * from './guardrails/unavailable-external-checks';

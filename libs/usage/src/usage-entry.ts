@@ -1,4 +1,5 @@
 import { SERVER_SHUTDOWN, type DialectId, type GatewayError, type Usage } from '@rosetta/canonical';
+import type { GuardrailRecord } from '@rosetta/guardrails';
 
 /** USD per token as decimal strings, the registry's pricing convention. */
 export interface TokenPricing {
@@ -56,6 +57,10 @@ export class UsageDraft {
   cache?: 'hit' | 'miss';
   /** A hit: what the call it saved cost. */
   savedUsd?: number;
+  /** What the request's guardrails found, in the order they ran (input, then output). */
+  guardrails?: GuardrailRecord[];
+  /** What its guardrails' own model calls cost: charged with the request. */
+  checkCostUsd?: number;
   /** The model and prices of the attempt that went out last, for a request that never got an answer. */
   private attemptedModel?: string;
   private attemptedPricing?: TokenPricing;
@@ -113,6 +118,17 @@ export class UsageDraft {
   /** Looked up in the response cache and not found: the answer is called for, and stored. */
   cacheMiss(): void {
     this.cache = 'miss';
+  }
+
+  /** Verdicts of the request's guardrails (ARCHITECTURE §9): kept on its ledger row. */
+  guarded(records: readonly GuardrailRecord[]): void {
+    if (records.length === 0) return;
+    this.guardrails = this.guardrails ? [...this.guardrails, ...records] : [...records];
+  }
+
+  /** A guardrail's model check cost this (its call has no row of its own). */
+  checkCalled(costUsd: number): void {
+    if (costUsd > 0) this.checkCostUsd = roundUsd((this.checkCostUsd ?? 0) + costUsd);
   }
 
   /** A cascade so far: the usage and cost of every model it activated, and how many. */
@@ -187,6 +203,8 @@ export interface UsageRow {
   costUsd: number;
   cache: 'hit' | 'miss' | null;
   savedUsd: number | null;
+  /** The guardrails' verdicts; null when no check found anything. */
+  guardrails: GuardrailRecord[] | null;
   /** What the reported usage cost beyond the most one request may settle (its budget hold's cap). */
   unchargedUsd?: number;
   latencyMs: number;
@@ -253,7 +271,8 @@ export function capCost(cost: number, capUsd: number | undefined): { charged: nu
 }
 
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
-  const cost = capCost(draft.costUsd ?? costUsd(draft.usage, draft.pricing), draft.chargeCapUsd);
+  const answered = draft.costUsd ?? costUsd(draft.usage, draft.pricing);
+  const cost = capCost(draft.checkCostUsd ? roundUsd(answered + draft.checkCostUsd) : answered, draft.chargeCapUsd);
   const row: UsageRow = {
     requestId: draft.requestId,
     clientRequestId: draft.clientRequestId ?? null,
@@ -273,6 +292,7 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     costUsd: cost.charged,
     cache: draft.cache ?? null,
     savedUsd: draft.savedUsd ?? null,
+    guardrails: draft.guardrails ?? null,
     latencyMs: Math.max(0, now - draft.startedAt),
     ttftMs: draft.ttftMs ?? null,
     streamed: draft.streamed,

@@ -44,6 +44,8 @@ export function interruptedRow(draft: UsageDraft, plan: RoutePlan, promptTokens:
     costUsd: roundUsd(reservedUsd),
     cache: draft.cache ?? null,
     savedUsd: null,
+    // Not kept in the reservation's record: a recovered row is the request's cost, not its verdicts.
+    guardrails: null,
     latencyMs: 0,
     ttftMs: null,
     streamed: draft.streamed,
