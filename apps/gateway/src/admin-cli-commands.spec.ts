@@ -51,6 +51,16 @@ describe('admin CLI commands', () => {
     );
   });
 
+  it('guardrails on keys, teams and plans: a JSON list, @file (read by the CLI), or null (issue 31)', () => {
+    const checks = [{ check: 'pii', on: 'both', action: 'redact' }];
+    expect(call('keys', 'create', '--name', 'g', '--plan', 'pro', '--guardrails', JSON.stringify(checks))).toEqual({ method: 'POST', path: '/admin/keys', body: { name: 'g', plan: 'pro', guardrails: checks } });
+    expect(call('teams', 'update', ID, '--guardrails', 'null')).toEqual({ method: 'PATCH', path: `/admin/teams/${ID}`, body: { guardrails: null } });
+    expect(call('plans', 'update', 'pro', '--guardrails', '@checks.yaml')).toEqual({ method: 'PATCH', path: '/admin/plans/pro', body: {}, guardrailsFile: 'checks.yaml' });
+    expect(call('plans', 'set', 'pro', '--rpm', '1', '--tpm', 'null', '--guardrails', '[]')).toEqual({ method: 'PUT', path: '/admin/plans/pro', body: { rpm: 1, tpm: null, guardrails: [] } });
+    expect(refusal('keys', 'update', ID, '--guardrails', '[{"check":')).toMatch(/^--guardrails must be a JSON list of checks, @<file> \(JSON or YAML\), or null/);
+    expect(refusal('keys', 'update', ID, '--guardrails', '@')).toBe('--guardrails @<file> needs a file name, e.g. --guardrails @checks.json');
+  });
+
   it('teams: create, list, get, update', () => {
     expect(call('teams', 'create', '--name', 'research', '--budget-usd', '100', '--budget-period', 'day')).toEqual({
       method: 'POST',

@@ -54,19 +54,20 @@ function rewriteParts<P extends ContentPart | ToolResultContent>(parts: P[], rew
 }
 
 function rewritePart<P extends ContentPart | ToolResultContent>(part: P, rewrite: Rewrite): P {
-  switch (part.type) {
+  const piece: ContentPart | ToolResultContent = part;
+  switch (piece.type) {
     case 'text': {
-      const text = rewrite(part.text);
-      return text === undefined ? part : { ...part, text };
+      const text = rewrite(piece.text);
+      return text === undefined ? part : ({ ...piece, text } as P);
     }
     case 'document': {
-      if (part.source.kind !== 'text') return part;
-      const data = rewrite(part.source.data);
-      return data === undefined ? part : { ...part, source: { ...part.source, data } };
+      if (piece.source.kind !== 'text') return part;
+      const data = rewrite(piece.source.data);
+      return data === undefined ? part : ({ ...piece, source: { ...piece.source, data } } as P);
     }
     case 'tool_result': {
-      const content = rewriteParts(part.content, rewrite);
-      return content === part.content ? part : { ...part, content };
+      const content = rewriteParts(piece.content, rewrite);
+      return content === piece.content ? part : ({ ...piece, content } as P);
     }
     default:
       return part;

@@ -41,7 +41,10 @@ export async function externalStage(
   let texts = outcome.texts ?? original;
   for (const { at, check } of externals) {
     if (outcome.blocked) break;
-    const result = await runner.run(check, joinSegments(texts), stage, context).catch((): ExternalCheckResult => ({ verdict: { action: 'unavailable', reason: 'upstream_error' } }));
+    // A runner that fails (throws, or rejects) could not decide: the check's `fail` choice applies.
+    const result = await Promise.resolve()
+      .then(() => runner.run(check, joinSegments(texts), stage, context))
+      .catch((): ExternalCheckResult => ({ verdict: { action: 'unavailable', reason: 'upstream_error' } }));
     if (result.call) outcome.checkCosts.push(result.call);
     const applied = applyVerdict(result.verdict, check.action, check.check === 'webhook' ? check.fail : 'closed');
     if (!applied) continue;
