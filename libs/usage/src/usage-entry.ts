@@ -127,8 +127,8 @@ export class UsageDraft {
   }
 
   /** A guardrail's model check cost this (its call has no row of its own). */
-  checkCalled(costUsd: number): void {
-    if (costUsd > 0) this.checkCostUsd = roundUsd((this.checkCostUsd ?? 0) + costUsd);
+  checkCalled(usd: number): void {
+    if (usd > 0) this.checkCostUsd = roundUsd((this.checkCostUsd ?? 0) + usd);
   }
 
   /** A cascade so far: the usage and cost of every model it activated, and how many. */

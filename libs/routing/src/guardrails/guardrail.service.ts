@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TeamCacheService } from '@rosetta/auth';
-import { GatewayError, type CanonicalRequest, type CanonicalResponse, type EmbeddingRequest, type StreamEvent } from '@rosetta/canonical';
+import { GatewayError, type CanonicalRequest, type EmbeddingRequest, type StreamEvent } from '@rosetta/canonical';
 import {
   blockMessage, effectiveGuardrails, EXTERNAL_CHECK_RUNNER,
   type EffectiveExternal, type EffectiveGuardrails, type ExternalCheckRunner, type GuardrailRecord, type GuardrailStage,

@@ -5,5 +5,5 @@ import type { ExternalCheckResult, ExternalCheckRunner } from '@rosetta/guardrai
  * its `fail` choice applies (closed: the request is blocked, never silently let through).
  */
 export const UNAVAILABLE_EXTERNAL_CHECKS: ExternalCheckRunner = {
-  run: (): Promise<ExternalCheckResult> => Promise.resolve({ verdict: { action: 'unavailable', reason: 'upstream_error' } }),
+  run: () => Promise.resolve<ExternalCheckResult>({ verdict: { action: 'unavailable', reason: 'upstream_error' } }),
 };
