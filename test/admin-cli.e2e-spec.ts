@@ -38,12 +38,12 @@ describe('admin CLI against a running gateway', () => {
     expect(refused.stderr).toContain('plans set replaces the whole plan and needs both --rpm and --tpm (missing: --tpm');
     expect(refused.stderr).toContain('to change only what you gave: plans update free --rpm 5');
     expect(refused.stdout).toBe('');
-    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null });
+    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null, guardrails: null });
 
-    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500, cache: null, prompt_cache: null });
-    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500, cache: null, prompt_cache: null });
-    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null });
-    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500, cache: null, prompt_cache: null, guardrails: null });
+    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500, cache: null, prompt_cache: null, guardrails: null });
+    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null, guardrails: null });
+    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null, guardrails: null });
 
     const missing = await cli(['plans', 'update', 'cli-plan', '--rpm', '1'], env);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: "error: HTTP 404: Plan 'cli-plan' not found; see GET /admin/plans\n" });
@@ -165,7 +165,7 @@ describe('admin CLI against a running gateway', () => {
     expect(await ok('plans', 'update', 'agents', '--cache-mode', 'off')).toMatchObject({ rpm: 600, cache: { mode: 'off' }, prompt_cache: 'auto' });
     expect(await ok('plans', 'update', 'agents', '--prompt-cache', 'null')).toMatchObject({ cache: { mode: 'off' }, prompt_cache: null });
     // `set` replaces the plan whole: caching it does not name is off.
-    expect(await ok('plans', 'set', 'agents', '--rpm', '600', '--tpm', 'null')).toEqual({ name: 'agents', rpm: 600, tpm: null, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'set', 'agents', '--rpm', '600', '--tpm', 'null')).toEqual({ name: 'agents', rpm: 600, tpm: null, cache: null, prompt_cache: null, guardrails: null });
   });
 
   it("passes the gateway's refusals on with the field they name; semantic where the database has the vector extension", async () => {
