@@ -69,6 +69,21 @@ export class GuardrailsFile {
   constructor(readonly path: string) {}
 }
 
+/** The `--guardrails` option of key, team and plan commands. */
+export const GUARDRAILS = {
+  type: 'string',
+  arg: '<json|@file|null>',
+  help: 'guardrail checks, a JSON list or @file.json/.yaml, e.g. \'[{"check":"pii","on":"both","action":"redact"}]\'; null removes them',
+} as const;
+
+/** A `--guardrails @file` leaves its list to the CLI to read: the call names the file instead. */
+export function withGuardrailsFile<C extends { body?: unknown; guardrailsFile?: string }>(call: C): C {
+  const body = call.body as Record<string, unknown> | undefined;
+  if (!(body?.['guardrails'] instanceof GuardrailsFile)) return call;
+  const { guardrails: file, ...rest } = body;
+  return { ...call, body: rest, guardrailsFile: (file as GuardrailsFile).path };
+}
+
 /**
  * `--guardrails '<json list>'`, `--guardrails @checks.json` or `null` (removes the level's checks).
  * The gateway validates the checks and names the path of what is wrong; here only the JSON.

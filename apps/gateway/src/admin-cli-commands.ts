@@ -3,7 +3,7 @@
  * a message that says what to type instead. Pure (no I/O), so every command is unit-tested.
  */
 import { parseArgs } from 'node:util';
-import { GuardrailsFile, keyBody, need, path, planBody, teamBody, withQuery, type Values } from './admin-cli-bodies';
+import { GUARDRAILS, keyBody, need, path, planBody, teamBody, withGuardrailsFile, withQuery, type Values } from './admin-cli-bodies';
 import { MORE_COMMANDS } from './admin-cli-more-commands';
 
 export interface Call {
@@ -60,12 +60,6 @@ function cacheOptions(nullMeans: string): Record<string, Option> {
     'prompt-cache': { type: 'string', arg: '<auto|off|null>', help: `provider prompt caching: auto marks Claude's cache breakpoints and sends OpenAI a prompt_cache_key; null ${nullMeans}` },
   };
 }
-
-const GUARDRAILS: Option = {
-  type: 'string',
-  arg: "<json|@file|null>",
-  help: 'guardrail checks, a JSON list or @file.json/.yaml, e.g. \'[{"check":"pii","on":"both","action":"redact"}]\'; null removes them',
-};
 
 const KEY_FIELDS: Record<string, Option> = {
   name: { type: 'string', arg: '<name>', help: 'a name to recognise the key by' },
@@ -260,14 +254,6 @@ export function buildCall(argv: readonly string[]): Parsed {
     const message = (error as Error).message;
     throw new UsageError(message.startsWith('needs ') ? `${command.name} ${message}` : message, commandHelp(command));
   }
-}
-
-/** A `--guardrails @file` leaves its list to the CLI to read: the call names the file. */
-function withGuardrailsFile(call: Call): Call {
-  const body = call.body as Record<string, unknown> | undefined;
-  if (!(body?.['guardrails'] instanceof GuardrailsFile)) return call;
-  const { guardrails: file, ...rest } = body;
-  return { ...call, body: rest, guardrailsFile: (file as GuardrailsFile).path };
 }
 
 function parseArgsMessage(error: unknown): string {

@@ -68,10 +68,7 @@ export class ChatService {
     }
   }
 
-  /**
-   * Guardrails (decision 0030) wrap the call: the input stage before anything else, so a redacted
-   * prompt is what is routed, cached and sent; the output stage on the answer, fresh or cached.
-   */
+  /** Guardrails (decision 0030): input first (a redacted prompt is routed, cached, sent), output on any answer. */
   async complete(original: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const guard = this.guardrails.policyFor(ctx);
     if (!guard) return this.answer(original, ctx);
