@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 import { askWith, GUARDED_DIALECTS, type GuardedDialect } from './support/guardrail-clients';
@@ -119,6 +120,22 @@ describe('guardrails', () => {
     expect(upstreamBodiesWith(marker)).toHaveLength(1);
     const rows = await rowsOf(key.id, 2);
     expect(rows.map((r) => r.guardrails)).toEqual([[verdict('key', 0, 'pii', 'output', 'redact', ['email'])], [verdict('key', 0, 'pii', 'output', 'redact', ['email'])]]);
+  });
+
+  it('applies input checks to embeddings: each text redacted before the upstream, or the request blocked', async () => {
+    const key = await createKey(gateway, 'pro', { guardrails: [{ check: 'pii', on: 'input', action: 'redact', kinds: ['email'] }, { check: 'secrets', on: 'both', action: 'block' }] });
+    const openai = new OpenAI({ apiKey: key.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const embedded = await openai.embeddings.create({ model: 'rosetta/text-embedding-3-small', input: ['embed-redact one@corp.example', 'embed-redact plain'] });
+    expect(embedded.data).toHaveLength(2);
+    expect(upstreamBodiesWith('embed-redact')).toEqual([expect.stringContaining('["embed-redact [REDACTED:email]","embed-redact plain"]')]);
+    const refused = await openai.embeddings.create({ model: 'rosetta/text-embedding-3-small', input: 'embed-block ghp_abcdefghijklmnopqrstuvwxyz0123456789' }).catch((e: unknown) => e as { status: number; message: string });
+    expect(refused).toMatchObject({ status: 400, message: expect.stringContaining("Blocked by the key's guardrail 1 (secrets: github_token) on input.") });
+    expect(upstreamBodiesWith('embed-block')).toEqual([]);
+    const rows = await rowsOf(key.id, 2);
+    expect(rows.map((r) => [r.status, r.error_type, r.guardrails])).toEqual([
+      [200, null, [verdict('key', 0, 'pii', 'input', 'redact', ['email'])]],
+      [400, 'guardrail_violation', [verdict('key', 1, 'secrets', 'input', 'block', ['github_token'])]],
+    ]);
   });
 
   describe('the admin API', () => {
