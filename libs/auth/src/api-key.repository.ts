@@ -3,7 +3,7 @@ import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
 import { ApiKeyEntity } from './api-key.entity';
 import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
-import { guardrailsFromColumn, presentGuardrails } from '@rosetta/guardrails';
+import { guardrailsFromColumn, presentGuardrails, type GuardrailCheckJson } from '@rosetta/guardrails';
 import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
@@ -117,7 +117,7 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
 }
 
 /** The jsonb value of a policy: the admin API's shape; an empty list is stored as none. */
-function storedGuardrails(checks: ApiKeyRecord['guardrails']): unknown[] | null {
+function storedGuardrails(checks: ApiKeyRecord['guardrails']): GuardrailCheckJson[] | null {
   const shown = presentGuardrails(checks ?? null);
   return shown && shown.length > 0 ? shown : null;
 }

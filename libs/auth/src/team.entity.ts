@@ -1,3 +1,4 @@
+import type { GuardrailCheckJson } from '@rosetta/guardrails';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'teams' })
@@ -17,7 +18,7 @@ export class TeamEntity {
 
   /** The team's guardrail checks as the admin API shows them (policy-column.ts reads them back). */
   @Column({ type: 'jsonb', nullable: true })
-  guardrails!: unknown[] | null;
+  guardrails!: GuardrailCheckJson[] | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

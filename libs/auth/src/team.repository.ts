@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
-import { guardrailsFromColumn, presentGuardrails } from '@rosetta/guardrails';
+import { guardrailsFromColumn, presentGuardrails, type GuardrailCheckJson } from '@rosetta/guardrails';
 import type { BudgetPeriod } from './api-key.record';
 import { TeamEntity } from './team.entity';
 import type { TeamChange, TeamRecord } from './team.record';
@@ -71,7 +71,7 @@ function toRecord(entity: TeamEntity): TeamRecord {
 }
 
 /** The jsonb value of a policy: the admin API's shape; an empty list is stored as none. */
-function storedGuardrails(checks: TeamRecord['guardrails']): unknown[] | null {
+function storedGuardrails(checks: TeamRecord['guardrails']): GuardrailCheckJson[] | null {
   const shown = presentGuardrails(checks ?? null);
   return shown && shown.length > 0 ? shown : null;
 }

@@ -1,14 +1,29 @@
 import { type GuardrailCheck } from './guardrail-check';
 import { parseGuardrailPolicy } from './guardrail-policy';
 
+/** One check in the admin API's shape (and the jsonb column's). */
+export interface GuardrailCheckJson {
+  check: string;
+  on: string;
+  action: string;
+  kinds?: string[];
+  patterns?: Array<string | { pattern: string; name: string }>;
+  ignore_case?: boolean;
+  url?: string;
+  timeout_ms?: number;
+  fail?: string;
+  model?: string;
+  categories?: string[];
+}
+
 /**
  * A policy as the admin API shows it and the database keeps it (jsonb): the admin's own field
  * names, with defaults written out (`fail`, `timeout_ms`, `ignore_case`), so what GET returns can
  * be sent back as it is.
  */
-export function presentGuardrails(checks: readonly GuardrailCheck[] | null): Record<string, unknown>[] | null {
+export function presentGuardrails(checks: readonly GuardrailCheck[] | null): GuardrailCheckJson[] | null {
   if (checks === null) return null;
-  return checks.map((check): Record<string, unknown> => {
+  return checks.map((check): GuardrailCheckJson => {
     const common = { check: check.check, on: check.on, action: check.action };
     switch (check.check) {
       case 'pii':

@@ -1,3 +1,4 @@
+import type { GuardrailCheckJson } from '@rosetta/guardrails';
 import type { CacheSettingsJson } from '@rosetta/cache';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -21,7 +22,7 @@ export class PlanEntity {
 
   /** The guardrail checks as the admin API shows them (policy-column.ts reads them back). */
   @Column({ type: 'jsonb', nullable: true })
-  guardrails!: unknown[] | null;
+  guardrails!: GuardrailCheckJson[] | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

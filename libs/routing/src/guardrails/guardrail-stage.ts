@@ -38,7 +38,7 @@ export async function externalStage(
   runner: ExternalCheckRunner,
   context: ExternalCheckContext,
 ): Promise<StageOutcome> {
-  let texts = outcome.texts ?? original;
+  let texts: readonly string[] = outcome.texts ?? original;
   for (const { at, check } of externals) {
     if (outcome.blocked) break;
     // A runner that fails (throws, or rejects) could not decide: the check's `fail` choice applies.
@@ -54,8 +54,9 @@ export async function externalStage(
     outcome.records.push(record);
     if (applied.action === 'block') outcome.blocked = record;
     else if (applied.action === 'redact' && result.verdict.action === 'redact') {
-      texts = redactSegments(texts, result.verdict.spans);
-      outcome.texts = texts;
+      const redacted = redactSegments(texts, result.verdict.spans);
+      outcome.texts = redacted;
+      texts = redacted;
     }
   }
   return outcome;

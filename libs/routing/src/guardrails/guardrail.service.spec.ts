@@ -145,7 +145,7 @@ describe('GuardrailService: external checks', () => {
 });
 
 function answer(text: string): CompletionOutcome {
-  const response: CanonicalResponse = { id: 'r', model: 'rosetta/m', created: 0, finishReason: 'stop', content: [{ type: 'text', text }] };
+  const response: CanonicalResponse = { id: 'r', model: 'rosetta/m', created: 0, finishReason: { unified: 'stop' }, content: [{ type: 'text', text }] };
   return { response, meta: { model: 'rosetta/m', provider: 'sim', protocol: 'openai', attempts: 1, warnings: [] } } as CompletionOutcome;
 }
 
@@ -169,7 +169,7 @@ describe('GuardrailService: the output stage', () => {
     yield { type: 'text-start', index: 0 };
     for (const text of deltas) yield { type: 'text-delta', index: 0, text };
     yield { type: 'text-end', index: 0 };
-    yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 9 } };
+    yield { type: 'finish', finishReason: { unified: 'stop' }, usage: { inputTokens: 5, outputTokens: 9 } };
   }
 
   const textOf = (events: StreamEvent[]): string => events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
@@ -178,7 +178,7 @@ describe('GuardrailService: the output stage', () => {
     const { service, ctx, effective, draft, fills } = setup({ key: PII_REDACT });
     const events = await collect(service.guardStream(stream(['Mail ja', 'ne@co', 'rp.exa', 'mple or bob', '@corp.example', ' today.']), ctx, effective));
     expect(textOf(events)).toBe('Mail [REDACTED:email] or [REDACTED:email] today.');
-    expect(events.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 9 } });
+    expect(events.at(-1)).toEqual({ type: 'finish', finishReason: { unified: 'stop' }, usage: { inputTokens: 5, outputTokens: 9 } });
     expect(draft.guardrails).toEqual([{ check: 'pii', source: 'key', index: 0, stage: 'output', action: 'redact', kinds: ['email'] }]);
     fills.forEach((fill) => fill());
     expect(draft.guardrails).toHaveLength(1);
