@@ -80,7 +80,7 @@ describe('admin CLI commands', () => {
     );
     expect(call('plans', 'update', 'free', '--rpm', '5')).toEqual({ method: 'PATCH', path: '/admin/plans/free', body: { rpm: 5 } });
     expect(call('plans', 'update', 'free', '--tpm', 'null')).toEqual({ method: 'PATCH', path: '/admin/plans/free', body: { tpm: null } });
-    expect(refusal('plans', 'update', 'free')).toBe('plans update needs at least one of --rpm, --tpm, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache');
+    expect(refusal('plans', 'update', 'free')).toBe('plans update needs at least one of --rpm, --tpm, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache, --guardrails');
     expect(call('plans', 'delete', 'team')).toEqual({ method: 'DELETE', path: '/admin/plans/team' });
   });
 
@@ -119,7 +119,7 @@ describe('admin CLI commands', () => {
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--rpm', '1.5'], "--rpm must be a whole number, or null for unlimited; got '1.5'"],
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--budget-usd', '$5'], "--budget-usd must be an amount of US dollars such as 25 or 0.5, or null; got '$5'"],
     [['keys', 'create', '--name'], "keys create: option '--name' needs a value"],
-    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache'],
+    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache, --guardrails'],
     [['keys', 'update', ID, '--cache-mode', 'fuzzy'], "--cache-mode must be off, exact or semantic, or null to inherit the plan's; got 'fuzzy'"],
     [['plans', 'update', 'free', '--cache-mode', 'on'], "--cache-mode must be off, exact or semantic, or null for off; got 'on'"],
     [['keys', 'update', ID, '--prompt-cache', 'on'], "--prompt-cache must be auto or off, or null to inherit the plan's; got 'on'"],
