@@ -707,11 +707,13 @@ describe('the dashboard in a browser', () => {
       { name: 'plan', type: 'string', required: true },
       { name: 'team_id', type: 'string | null', required: false },
     ]);
-    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache']);
-    // Caching (issue 29): the response cache an object that opens in place, prompt caching a word.
-    expect(keyFields.slice(-2)).toEqual([
+    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache', 'guardrails']);
+    // Caching (issue 29): the response cache an object that opens in place, prompt caching a word;
+    // guardrails (issue 31) a list of checks.
+    expect(keyFields.slice(-3)).toEqual([
       { name: 'cache', type: 'object | null', required: false },
       { name: 'prompt_cache', type: 'string | null', required: false },
+      { name: 'guardrails', type: 'array of GuardrailCheck | null', required: false },
     ]);
     await screenshot(docs, 'docs');
     await docs.close();
