@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
@@ -237,4 +240,31 @@ describe('guardrails', () => {
     const exported = await fetch(`${gateway.url}/admin/requests?format=ndjson&key_id=${key.id}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(JSON.parse((await exported.text()).trim().split('\n')[0]!).guardrails).toEqual(logged);
   });
+
+  it('works the same on the embedded PGlite database: policies stored, verdicts on the ledger', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rosetta-guardrails-pglite-'));
+    const embedded = await startGateway({ ROSETTA_DATA_DIR: dataDir, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-embedded-000000' });
+    try {
+      const team = await adminCall(embedded, 'POST', '/admin/teams', { name: 'pglite', guardrails: [{ check: 'pii', on: 'input', action: 'redact', kinds: ['email'] }] });
+      expect(team.body.guardrails).toEqual([{ check: 'pii', on: 'input', action: 'redact', kinds: ['email'] }]);
+      const key = await createKey(embedded, 'pro', { team_id: team.body.id });
+      const res = await fetch(`${embedded.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'pglite-redact mail ann@corp.example' }] }),
+      });
+      expect(res.status).toBe(200);
+      expect(upstreamBodiesWith('pglite-redact')).toEqual([expect.stringContaining('pglite-redact mail [REDACTED:email]')]);
+      const id = res.headers.get('x-request-id')!;
+      let found = await adminCall(embedded, 'GET', `/admin/requests/${id}`);
+      for (let i = 0; found.status !== 200 && i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        found = await adminCall(embedded, 'GET', `/admin/requests/${id}`);
+      }
+      expect(found.body.guardrails).toEqual([verdict('team', 0, 'pii', 'input', 'redact', ['email'])]);
+    } finally {
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
