@@ -39,12 +39,12 @@ describe('admin CLI against a running gateway', () => {
     expect(refused.stderr).toContain('plans set replaces the whole plan and needs both --rpm and --tpm (missing: --tpm');
     expect(refused.stderr).toContain('to change only what you gave: plans update free --rpm 5');
     expect(refused.stdout).toBe('');
-    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null });
+    expect((await ok('plans', 'list'))).toContainEqual({ name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null, guardrails: null });
 
-    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500, cache: null, prompt_cache: null });
-    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500, cache: null, prompt_cache: null });
-    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null });
-    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', '500')).toEqual({ name: 'cli-plan', rpm: 5, tpm: 500, cache: null, prompt_cache: null, guardrails: null });
+    expect(await ok('plans', 'update', 'cli-plan', '--rpm', '9')).toEqual({ name: 'cli-plan', rpm: 9, tpm: 500, cache: null, prompt_cache: null, guardrails: null });
+    expect(await ok('plans', 'update', 'cli-plan', '--tpm', 'unlimited')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null, guardrails: null });
+    expect(await ok('plans', 'delete', 'cli-plan')).toEqual({ name: 'cli-plan', rpm: 9, tpm: null, cache: null, prompt_cache: null, guardrails: null });
 
     const missing = await cli(['plans', 'update', 'cli-plan', '--rpm', '1'], env);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: "error: HTTP 404: Plan 'cli-plan' not found; see GET /admin/plans\n" });
@@ -155,6 +155,22 @@ describe('admin CLI against a running gateway', () => {
 
   // Caching (issue 29): what the gateway stores for each option, its refusals passed on with the
   // field they name, and a cache hit as the usage report and the request list show it.
+  it('guardrails: a JSON list on the command line, a YAML file, null; a bad policy refused naming its path (issue 31)', async () => {
+    const checks = [{ check: 'pii', on: 'both', action: 'redact', kinds: ['email'] }];
+    expect(await ok('plans', 'set', 'guarded', '--rpm', '60', '--tpm', 'null', '--guardrails', JSON.stringify(checks))).toMatchObject({ name: 'guarded', guardrails: checks });
+    const file = join(mkdtempSync(join(tmpdir(), 'rosetta-guardrails-')), 'checks.yaml');
+    writeFileSync(file, '- check: secrets\n  on: input\n  action: block\n');
+    const team = await ok('teams', 'create', '--name', 'guarded-team', '--guardrails', `@${file}`);
+    expect(team.guardrails).toEqual([{ check: 'secrets', on: 'input', action: 'block' }]);
+    expect((await ok('teams', 'update', team.id, '--guardrails', 'null')).guardrails).toBeNull();
+    const refused = await cli(['keys', 'create', '--name', 'g', '--plan', 'guarded', '--guardrails', '[{"check": "regex", "on": "input", "action": "block", "patterns": ["(?=x)"]}]'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: HTTP 400: Invalid guardrails: guardrails\[0\]\.patterns\[0\]: .* \(param: guardrails\[0\]\.patterns\[0\]\)\n$/);
+    const missing = await cli(['keys', 'update', team.id, '--guardrails', '@/nonexistent/checks.yaml'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('error: cannot read /nonexistent/checks.yaml');
+  });
+
   it('plans: caching set with the limits, changed alone, and off again when set leaves it out', async () => {
     expect(await ok('plans', 'set', 'agents', '--rpm', '600', '--tpm', 'null', '--cache-mode', 'exact', '--cache-ttl', '86400', '--prompt-cache', 'auto')).toEqual({
       name: 'agents',
@@ -162,11 +178,12 @@ describe('admin CLI against a running gateway', () => {
       tpm: null,
       cache: { mode: 'exact', ttl_s: 86400, similarity: 0.95 },
       prompt_cache: 'auto',
+      guardrails: null,
     });
     expect(await ok('plans', 'update', 'agents', '--cache-mode', 'off')).toMatchObject({ rpm: 600, cache: { mode: 'off' }, prompt_cache: 'auto' });
     expect(await ok('plans', 'update', 'agents', '--prompt-cache', 'null')).toMatchObject({ cache: { mode: 'off' }, prompt_cache: null });
     // `set` replaces the plan whole: caching it does not name is off.
-    expect(await ok('plans', 'set', 'agents', '--rpm', '600', '--tpm', 'null')).toEqual({ name: 'agents', rpm: 600, tpm: null, cache: null, prompt_cache: null });
+    expect(await ok('plans', 'set', 'agents', '--rpm', '600', '--tpm', 'null')).toEqual({ name: 'agents', rpm: 600, tpm: null, cache: null, prompt_cache: null, guardrails: null });
   });
 
   it("passes the gateway's refusals on with the field they name; semantic where the database has the vector extension", async () => {

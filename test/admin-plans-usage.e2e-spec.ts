@@ -54,9 +54,9 @@ describe('admin API: plans and usage reports', () => {
       const typo = await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: null, burst: 10 });
       expect(typo.body.error).toEqual(expect.objectContaining({ param: 'burst', message: "Unknown field 'burst'" }));
 
-      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: 60000 })).toEqual({ status: 201, body: { name: 'team', rpm: 600, tpm: 60000, cache: null, prompt_cache: null } });
-      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 700, tpm: null })).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null, cache: null, prompt_cache: null } });
-      expect(await adminCall(b, 'GET', '/admin/plans/team')).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null, cache: null, prompt_cache: null } });
+      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: 60000 })).toEqual({ status: 201, body: { name: 'team', rpm: 600, tpm: 60000, cache: null, prompt_cache: null, guardrails: null } });
+      expect(await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 700, tpm: null })).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null, cache: null, prompt_cache: null, guardrails: null } });
+      expect(await adminCall(b, 'GET', '/admin/plans/team')).toEqual({ status: 200, body: { name: 'team', rpm: 700, tpm: null, cache: null, prompt_cache: null, guardrails: null } });
     });
 
     it('PATCH changes only the limits given, on every replica', async () => {
@@ -64,12 +64,12 @@ describe('admin API: plans and usage reports', () => {
       await eventually(async () => (await adminCall(b, 'POST', '/admin/keys', { name: 'probe', plan: 'patchy' })).status === 201, 'b knows plan patchy');
       const { key } = await createKey(a, 'patchy');
 
-      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { rpm: 7 })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: 5000, cache: null, prompt_cache: null } });
+      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { rpm: 7 })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: 5000, cache: null, prompt_cache: null, guardrails: null } });
       // b's plan cache reloads from the bus: its rate-limit headers show the new rpm and the old tpm.
       await eventually(async () => (await ask(b, key)).headers.get('x-ratelimit-limit-requests') === '7', 'b applies rpm 7');
       expect((await ask(b, key)).headers.get('x-ratelimit-limit-tokens')).toBe('5000');
 
-      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { tpm: null })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: null, cache: null, prompt_cache: null } });
+      expect(await adminCall(a, 'PATCH', '/admin/plans/patchy', { tpm: null })).toEqual({ status: 200, body: { name: 'patchy', rpm: 7, tpm: null, cache: null, prompt_cache: null, guardrails: null } });
       const nothing = await adminCall(a, 'PATCH', '/admin/plans/patchy', {});
       expect(nothing).toEqual({ status: 400, body: expect.objectContaining({ error: expect.objectContaining({ message: expect.stringContaining("Nothing to change: give 'rpm' and/or 'tpm'") }) }) });
       expect((await adminCall(a, 'PATCH', '/admin/plans/patchy', { rmp: 5 })).body.error).toEqual(expect.objectContaining({ param: 'rmp', message: "Unknown field 'rmp'" }));
@@ -97,7 +97,7 @@ describe('admin API: plans and usage reports', () => {
       expect((await adminCall(a, 'GET', '/admin/plans/doomed')).status).toBe(200);
 
       for (const { id } of [first, second]) expect((await adminCall(a, 'PATCH', `/admin/keys/${id}`, { plan: 'free' })).status).toBe(200);
-      expect(await adminCall(b, 'DELETE', '/admin/plans/doomed')).toEqual({ status: 200, body: { name: 'doomed', rpm: 10, tpm: null, cache: null, prompt_cache: null } });
+      expect(await adminCall(b, 'DELETE', '/admin/plans/doomed')).toEqual({ status: 200, body: { name: 'doomed', rpm: 10, tpm: null, cache: null, prompt_cache: null, guardrails: null } });
       expect((await adminCall(a, 'GET', '/admin/plans')).body.map((p: { name: string }) => p.name)).not.toContain('doomed');
       expect((await adminCall(a, 'DELETE', '/admin/plans/doomed')).status).toBe(404);
       // Every replica forgets it: a new key on it is refused everywhere.

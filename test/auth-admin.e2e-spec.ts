@@ -231,9 +231,9 @@ describe('API keys, admin API and revocation across replicas', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual(
         expect.arrayContaining([
-          { name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null },
-          { name: 'pro', rpm: 1000, tpm: 100000, cache: null, prompt_cache: null },
-          { name: 'enterprise', rpm: null, tpm: null, cache: null, prompt_cache: null },
+          { name: 'free', rpm: 100, tpm: 10000, cache: null, prompt_cache: null, guardrails: null },
+          { name: 'pro', rpm: 1000, tpm: 100000, cache: null, prompt_cache: null, guardrails: null },
+          { name: 'enterprise', rpm: null, tpm: null, cache: null, prompt_cache: null, guardrails: null },
         ]),
       );
     });
@@ -241,8 +241,8 @@ describe('API keys, admin API and revocation across replicas', () => {
     it('creates and updates a plan, visible from the other replica, and keys can use it', async () => {
       expect((await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 500, tpm: 50000 })).status).toBe(201);
       const updated = await adminCall(a, 'PUT', '/admin/plans/team', { rpm: 600, tpm: null });
-      expect(updated).toEqual({ status: 200, body: { name: 'team', rpm: 600, tpm: null, cache: null, prompt_cache: null } });
-      expect((await adminCall(b, 'GET', '/admin/plans')).body).toContainEqual({ name: 'team', rpm: 600, tpm: null, cache: null, prompt_cache: null });
+      expect(updated).toEqual({ status: 200, body: { name: 'team', rpm: 600, tpm: null, cache: null, prompt_cache: null, guardrails: null } });
+      expect((await adminCall(b, 'GET', '/admin/plans')).body).toContainEqual({ name: 'team', rpm: 600, tpm: null, cache: null, prompt_cache: null, guardrails: null });
       // b learns of the new plan through the bus; give it the same second revocation gets.
       await new Promise((r) => setTimeout(r, 300));
       expect((await adminCall(b, 'POST', '/admin/keys', { name: 'team-key', plan: 'team' })).status).toBe(201);

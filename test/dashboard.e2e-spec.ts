@@ -659,6 +659,46 @@ describe('the dashboard in a browser', () => {
     expect((await adminCall(stack.gateway, 'GET', '/admin/webhooks')).body).toEqual([]);
   });
 
+  it("sets a key's guardrails from its form (the server's message under the field), and the request details show the verdict (issue 31)", async () => {
+    const created = await adminCall(stack.gateway, 'POST', '/admin/keys', { name: 'guard-bot', plan: 'enterprise' });
+    await nav('Keys').click();
+    const row = page.locator('tr', { has: page.getByText('guard-bot', { exact: true }) });
+    await row.getByRole('button', { name: 'Edit guard-bot' }).click();
+    const form = page.getByRole('form', { name: 'Edit key guard-bot' });
+    const field = form.getByLabel('Guardrails');
+    await expect(field.inputValue()).resolves.toBe('');
+    // Not JSON: said beside the field before anything is sent.
+    await field.fill('[{"check": "pii",');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const error = form.locator(`#edit-${created.body.id.slice(0, 8)}-guardrails-error`);
+    await expect(error.textContent()).resolves.toMatch(/^Guardrails must be a JSON list of checks: /);
+    // JSON, but a pattern the engine refuses: the gateway's message, naming the path.
+    const bad = [{ check: 'regex', on: 'input', action: 'block', patterns: ['(a)\\1'] }];
+    await field.fill(JSON.stringify(bad));
+    await form.getByRole('button', { name: 'Save' }).click();
+    const refused = await adminCall(stack.gateway, 'PATCH', `/admin/keys/${created.body.id}`, { guardrails: bad });
+    expect({ status: refused.status, param: refused.body.error.param }).toEqual({ status: 400, param: 'guardrails[0].patterns[0]' });
+    await expect(error.textContent()).resolves.toBe(refused.body.error.message);
+    const good = [{ check: 'pii', on: 'input', action: 'redact', kinds: ['email'] }];
+    await field.fill(JSON.stringify(good));
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect((await adminCall(stack.gateway, 'GET', `/admin/keys/${created.body.id}`)).body.guardrails).toEqual(good);
+
+    const answered = await sdk(created.body.key).chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: 'mail me at jo@corp.example' }] }).withResponse();
+    expect(answered.data.choices[0]!.message.content).toContain('mail me at [REDACTED:email]');
+    const id = answered.response.headers.get('x-request-id')!;
+    await nav('Requests').click();
+    for (let i = 0; (await adminCall(stack.gateway, 'GET', `/admin/requests/${id}`)).status !== 200 && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+    await page.getByLabel('Request ID').fill(id);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const details = page.getByRole('region', { name: 'Request details' });
+    await details.waitFor();
+    const verdicts = details.locator('div', { has: page.locator('dt', { hasText: /^Guardrails$/ }) }).locator('dd');
+    await expect(verdicts.textContent()).resolves.toBe('redact key[0] pii on input: email');
+    await screenshot(page, 'request-guardrails');
+  });
+
   it('renders /docs with the fields of each request body and answer: required, type, nested objects that open', async () => {
     const docs = await context.newPage();
     await docs.goto(url('/docs'));
@@ -694,11 +734,13 @@ describe('the dashboard in a browser', () => {
       { name: 'plan', type: 'string', required: true },
       { name: 'team_id', type: 'string | null', required: false },
     ]);
-    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache']);
-    // Caching (issue 29): the response cache an object that opens in place, prompt caching a word.
-    expect(keyFields.slice(-2)).toEqual([
+    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache', 'guardrails']);
+    // Caching (issue 29): the response cache an object that opens in place, prompt caching a word;
+    // guardrails (issue 31) a list of checks.
+    expect(keyFields.slice(-3)).toEqual([
       { name: 'cache', type: 'object | null', required: false },
       { name: 'prompt_cache', type: 'string | null', required: false },
+      { name: 'guardrails', type: 'array of GuardrailCheck | null', required: false },
     ]);
     await screenshot(docs, 'docs');
     await docs.close();

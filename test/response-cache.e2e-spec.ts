@@ -233,7 +233,7 @@ describe('response cache (exact)', () => {
   it('answers the admin API with cache settings on plans and keys, refusing bad ones by field', async () => {
     const plan = await adminCall(a, 'PUT', '/admin/plans/cached-plan', { rpm: null, tpm: null, cache: { mode: 'exact' }, prompt_cache: 'auto' });
     expect(plan.status).toBe(201);
-    expect(plan.body).toEqual({ name: 'cached-plan', rpm: null, tpm: null, cache: { mode: 'exact', ttl_s: 3600, similarity: 0.95 }, prompt_cache: 'auto' });
+    expect(plan.body).toEqual({ name: 'cached-plan', rpm: null, tpm: null, cache: { mode: 'exact', ttl_s: 3600, similarity: 0.95 }, prompt_cache: 'auto', guardrails: null });
     const bad = await adminCall(a, 'PATCH', '/admin/plans/cached-plan', { cache: { mode: 'sometimes' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ param: 'cache.mode' });

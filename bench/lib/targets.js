@@ -5,7 +5,18 @@
 const { httpRequest } = require('./proc');
 const { SIM_KEY } = require('./env');
 
-const PROMPT = 'Say hello to the benchmark in one short sentence.';
+const SHORT_PROMPT = 'Say hello to the benchmark in one short sentence.';
+/** The prompt of the compared targets: short, or BENCH_PROMPT_BYTES long (e.g. 2048, for BENCH_KEY=guarded). */
+const PROMPT = promptOf(Number(process.env.BENCH_PROMPT_BYTES || 0));
+
+/** Plain support-desk prose (no PII, no secrets: what guardrails scan and let through) of `bytes` characters. */
+function promptOf(bytes) {
+  if (!(bytes > SHORT_PROMPT.length)) return SHORT_PROMPT;
+  const filler = ' The assistant should stay polite, avoid speculation about internal systems, cite the order number, and offer next steps.';
+  let text = SHORT_PROMPT;
+  while (text.length < bytes) text += filler;
+  return text.slice(0, bytes);
+}
 
 /**
  * The OpenAI-protocol targets compared throughout: direct, Rosetta, (when started) Rosetta at the

@@ -39,6 +39,25 @@ export interface CacheSetting {
 /** Managed provider prompt caching: `auto` places the breakpoints; `null` inherits. */
 export type PromptCache = 'auto' | 'off';
 
+/** A guardrail check as the admin API shows it (docs/guide/guardrails.md). */
+export interface GuardrailCheckJson {
+  check: 'pii' | 'secrets' | 'regex' | 'webhook' | 'model';
+  on: 'input' | 'output' | 'both';
+  action: 'block' | 'redact' | 'log';
+  [field: string]: unknown;
+}
+
+/** What a check found on a request: the kinds, never the text. */
+export interface GuardrailVerdict {
+  check: GuardrailCheckJson['check'];
+  source: 'key' | 'team' | 'plan';
+  index: number;
+  stage: 'input' | 'output';
+  action: GuardrailCheckJson['action'];
+  kinds: string[];
+  unavailable?: string;
+}
+
 export interface Key {
   id: string;
   name: string;
@@ -53,6 +72,7 @@ export interface Key {
   route_knob: number | null;
   cache: CacheSetting | null;
   prompt_cache: PromptCache | null;
+  guardrails?: GuardrailCheckJson[] | null;
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
@@ -68,6 +88,7 @@ export interface Team {
   name: string;
   budget_usd: string | null;
   budget_period: 'day' | 'month' | 'total' | null;
+  guardrails?: GuardrailCheckJson[] | null;
   created_at: string;
   spend_usd?: string;
   spend_period?: string;
@@ -81,6 +102,7 @@ export interface Plan {
   tpm: number | null;
   cache: CacheSetting | null;
   prompt_cache: PromptCache | null;
+  guardrails?: GuardrailCheckJson[] | null;
 }
 
 export interface UsageRow {
@@ -208,6 +230,8 @@ export interface LedgerRow {
   streamed: boolean;
   attempts: number;
   route: string | null;
+  /** What the guardrails found and did; null when nothing was found. */
+  guardrails?: GuardrailVerdict[] | null;
 }
 
 export interface LedgerPage {

@@ -64,6 +64,44 @@ export function cachingBody(values: Values, nullMeans: string): Record<string, u
   return defined({ cache, prompt_cache: choice(values, 'prompt-cache', PROMPT_CACHE, nullMeans) });
 }
 
+/** A guardrails list given as `@file` (JSON or YAML), read by the CLI when it sends the call. */
+export class GuardrailsFile {
+  constructor(readonly path: string) {}
+}
+
+/** The `--guardrails` option of key, team and plan commands. */
+export const GUARDRAILS = {
+  type: 'string',
+  arg: '<json|@file|null>',
+  help: 'guardrail checks, a JSON list or @file.json/.yaml, e.g. \'[{"check":"pii","on":"both","action":"redact"}]\'; null removes them',
+} as const;
+
+/** A `--guardrails @file` leaves its list to the CLI to read: the call names the file instead. */
+export function withGuardrailsFile<C extends { body?: unknown; guardrailsFile?: string }>(call: C): C {
+  const body = call.body as Record<string, unknown> | undefined;
+  if (!(body?.['guardrails'] instanceof GuardrailsFile)) return call;
+  const { guardrails: file, ...rest } = body;
+  return { ...call, body: rest, guardrailsFile: (file as GuardrailsFile).path };
+}
+
+/**
+ * `--guardrails '<json list>'`, `--guardrails @checks.json` or `null` (removes the level's checks).
+ * The gateway validates the checks and names the path of what is wrong; here only the JSON.
+ */
+export function guardrails(values: Values): unknown {
+  const value = text(values, 'guardrails');
+  if (value === undefined || value === 'null') return value === 'null' ? null : undefined;
+  if (value.startsWith('@')) {
+    if (value.length === 1) throw new Error('--guardrails @<file> needs a file name, e.g. --guardrails @checks.json');
+    return new GuardrailsFile(value.slice(1));
+  }
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new Error(`--guardrails must be a JSON list of checks, @<file> (JSON or YAML), or null; e.g. --guardrails '[{"check":"pii","on":"both","action":"redact"}]'`);
+  }
+}
+
 export function keyBody(values: Values): Record<string, unknown> {
   const models = nullable(values, 'models');
   return defined({
@@ -77,16 +115,17 @@ export function keyBody(values: Values): Record<string, unknown> {
     budget_period: nullable(values, 'budget-period'),
     models: typeof models === 'string' ? models.split(',').map((m) => m.trim()).filter(Boolean) : models,
     ...cachingBody(values, "to inherit the plan's"),
+    guardrails: guardrails(values),
   });
 }
 
 /** A plan's limits and caching, each when given; a plan's null caching is off. */
 export function planBody(values: Values): Record<string, unknown> {
-  return defined({ rpm: limit(values, 'rpm'), tpm: limit(values, 'tpm'), ...cachingBody(values, 'for off') });
+  return defined({ rpm: limit(values, 'rpm'), tpm: limit(values, 'tpm'), ...cachingBody(values, 'for off'), guardrails: guardrails(values) });
 }
 
 export function teamBody(values: Values): Record<string, unknown> {
-  return defined({ name: text(values, 'name'), budget_usd: dollars(values, 'budget-usd'), budget_period: nullable(values, 'budget-period') });
+  return defined({ name: text(values, 'name'), budget_usd: dollars(values, 'budget-usd'), budget_period: nullable(values, 'budget-period'), guardrails: guardrails(values) });
 }
 
 /** `base/<id>`, the id escaped for a path segment. */

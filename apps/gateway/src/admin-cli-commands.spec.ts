@@ -51,6 +51,16 @@ describe('admin CLI commands', () => {
     );
   });
 
+  it('guardrails on keys, teams and plans: a JSON list, @file (read by the CLI), or null (issue 31)', () => {
+    const checks = [{ check: 'pii', on: 'both', action: 'redact' }];
+    expect(call('keys', 'create', '--name', 'g', '--plan', 'pro', '--guardrails', JSON.stringify(checks))).toEqual({ method: 'POST', path: '/admin/keys', body: { name: 'g', plan: 'pro', guardrails: checks } });
+    expect(call('teams', 'update', ID, '--guardrails', 'null')).toEqual({ method: 'PATCH', path: `/admin/teams/${ID}`, body: { guardrails: null } });
+    expect(call('plans', 'update', 'pro', '--guardrails', '@checks.yaml')).toEqual({ method: 'PATCH', path: '/admin/plans/pro', body: {}, guardrailsFile: 'checks.yaml' });
+    expect(call('plans', 'set', 'pro', '--rpm', '1', '--tpm', 'null', '--guardrails', '[]')).toEqual({ method: 'PUT', path: '/admin/plans/pro', body: { rpm: 1, tpm: null, guardrails: [] } });
+    expect(refusal('keys', 'update', ID, '--guardrails', '[{"check":')).toMatch(/^--guardrails must be a JSON list of checks, @<file> \(JSON or YAML\), or null/);
+    expect(refusal('keys', 'update', ID, '--guardrails', '@')).toBe('--guardrails @<file> needs a file name, e.g. --guardrails @checks.json');
+  });
+
   it('teams: create, list, get, update', () => {
     expect(call('teams', 'create', '--name', 'research', '--budget-usd', '100', '--budget-period', 'day')).toEqual({
       method: 'POST',
@@ -70,7 +80,7 @@ describe('admin CLI commands', () => {
     );
     expect(call('plans', 'update', 'free', '--rpm', '5')).toEqual({ method: 'PATCH', path: '/admin/plans/free', body: { rpm: 5 } });
     expect(call('plans', 'update', 'free', '--tpm', 'null')).toEqual({ method: 'PATCH', path: '/admin/plans/free', body: { tpm: null } });
-    expect(refusal('plans', 'update', 'free')).toBe('plans update needs at least one of --rpm, --tpm, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache');
+    expect(refusal('plans', 'update', 'free')).toBe('plans update needs at least one of --rpm, --tpm, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache, --guardrails');
     expect(call('plans', 'delete', 'team')).toEqual({ method: 'DELETE', path: '/admin/plans/team' });
   });
 
@@ -109,7 +119,7 @@ describe('admin CLI commands', () => {
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--rpm', '1.5'], "--rpm must be a whole number, or null for unlimited; got '1.5'"],
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--budget-usd', '$5'], "--budget-usd must be an amount of US dollars such as 25 or 0.5, or null; got '$5'"],
     [['keys', 'create', '--name'], "keys create: option '--name' needs a value"],
-    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache'],
+    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache, --guardrails'],
     [['keys', 'update', ID, '--cache-mode', 'fuzzy'], "--cache-mode must be off, exact or semantic, or null to inherit the plan's; got 'fuzzy'"],
     [['plans', 'update', 'free', '--cache-mode', 'on'], "--cache-mode must be off, exact or semantic, or null for off; got 'on'"],
     [['keys', 'update', ID, '--prompt-cache', 'on'], "--prompt-cache must be auto or off, or null to inherit the plan's; got 'on'"],

@@ -3,7 +3,7 @@
  * a message that says what to type instead. Pure (no I/O), so every command is unit-tested.
  */
 import { parseArgs } from 'node:util';
-import { keyBody, need, path, planBody, teamBody, withQuery, type Values } from './admin-cli-bodies';
+import { GUARDRAILS, keyBody, need, path, planBody, teamBody, withGuardrailsFile, withQuery, type Values } from './admin-cli-bodies';
 import { MORE_COMMANDS } from './admin-cli-more-commands';
 
 export interface Call {
@@ -14,6 +14,8 @@ export interface Call {
   csv?: boolean;
   /** The body is this JSON or YAML file (read by the CLI, not here). */
   bodyFile?: string;
+  /** The body's `guardrails` is this JSON or YAML file's list (read by the CLI, not here). */
+  guardrailsFile?: string;
 }
 
 export type Parsed = { kind: 'call'; call: Call } | { kind: 'help'; text: string };
@@ -70,18 +72,21 @@ const KEY_FIELDS: Record<string, Option> = {
   'budget-period': { type: 'string', arg: '<day|month|total>', help: 'what the budget covers: a UTC day, a UTC month, or all time' },
   models: { type: 'string', arg: '<id,id,...|null>', help: 'the only models the key may call, comma separated' },
   ...cacheOptions("inherits the plan's (the key's setting wins over its plan's)"),
+  guardrails: GUARDRAILS,
 };
 
 const TEAM_FIELDS: Record<string, Option> = {
   name: { type: 'string', arg: '<name>', help: 'the team name (unique)' },
   'budget-usd': KEY_FIELDS['budget-usd']!,
   'budget-period': KEY_FIELDS['budget-period']!,
+  guardrails: GUARDRAILS,
 };
 
 const PLAN_FIELDS: Record<string, Option> = {
   rpm: { type: 'string', arg: LIMIT, help: limitHelp('requests') },
   tpm: { type: 'string', arg: LIMIT, help: limitHelp('tokens') },
   ...cacheOptions('is off (keys on the plan inherit it)'),
+  guardrails: GUARDRAILS,
 };
 
 export const COMMANDS: readonly Command[] = [
@@ -244,7 +249,7 @@ export function buildCall(argv: readonly string[]): Parsed {
     throw new UsageError(`${command.name}: unexpected argument '${parsed.positionals[expected]}'`, commandHelp(command));
   }
   try {
-    return { kind: 'call', call: command.build(parsed.values, parsed.positionals[0]) };
+    return { kind: 'call', call: withGuardrailsFile(command.build(parsed.values, parsed.positionals[0])) };
   } catch (error) {
     const message = (error as Error).message;
     throw new UsageError(message.startsWith('needs ') ? `${command.name} ${message}` : message, commandHelp(command));

@@ -39,6 +39,14 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: O
       return 2;
     }
   }
+  if (call.guardrailsFile !== undefined) {
+    try {
+      call = { ...call, body: { ...(call.body as Record<string, unknown>), guardrails: parseYaml(readFileSync(call.guardrailsFile, 'utf8')) as unknown } };
+    } catch (error) {
+      io.err(`error: cannot read ${call.guardrailsFile}: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   const token = env['ADMIN_TOKEN'];
   if (!token) {
     io.err("error: ADMIN_TOKEN is not set: use the token printed at the gateway's first start, or the one you configured.\n");

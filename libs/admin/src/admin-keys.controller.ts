@@ -3,12 +3,14 @@ import { ApiKeyService, Public, TeamCacheService, type ApiKeyRecord, type Budget
 import { cacheSettingsOf, presentCacheSettings, SemanticIndexService, type PromptCacheMode } from '@rosetta/cache';
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, PlanCacheService } from '@rosetta/limits';
+import { presentGuardrails } from '@rosetta/guardrails';
 import { validateBody } from '@rosetta/platform';
 import { RegistryService } from '@rosetta/registry';
 import { UsageReportRepository, UsageRepository, usdString } from '@rosetta/usage';
 import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { guardrailsOf } from './guardrails-field';
 
 export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
   return {
@@ -25,6 +27,7 @@ export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
     route_knob: record.routeKnob,
     cache: presentCacheSettings(record.cache),
     prompt_cache: record.promptCache,
+    guardrails: presentGuardrails(record.guardrails ?? null),
     created_at: record.createdAt.toISOString(),
     expires_at: record.expiresAt?.toISOString() ?? null,
     revoked_at: record.revokedAt?.toISOString() ?? null,
@@ -81,6 +84,7 @@ export class AdminKeysController {
       models: change.models,
       cache: change.cache,
       promptCache: change.promptCache,
+      guardrails: change.guardrails,
     });
     return { ...presentKey(record), key };
   }
@@ -148,6 +152,7 @@ export class AdminKeysController {
       models: models ? [...new Set(models)] : models,
       cache: cacheSettingsOf(dto.cache),
       promptCache: dto.prompt_cache as PromptCacheMode | null | undefined,
+      guardrails: guardrailsOf(dto.guardrails),
     };
   }
 

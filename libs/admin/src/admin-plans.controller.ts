@@ -3,18 +3,20 @@ import { Public } from '@rosetta/auth';
 import { cacheSettingsOf, presentCacheSettings, SemanticIndexService, type PromptCacheMode } from '@rosetta/cache';
 import { GatewayError } from '@rosetta/canonical';
 import { PLAN_NAME_PATTERN, PlanCacheService, PlanRepository, type PlanRecord } from '@rosetta/limits';
+import { presentGuardrails } from '@rosetta/guardrails';
 import { validateBody } from '@rosetta/platform';
 import { UpdatePlanDto, UpsertPlanDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { guardrailsOf } from './guardrails-field';
 
 interface StatusSetter {
   status(code: number): unknown;
 }
 
-/** A plan as the admin API shows it: its limits and its caching (`cache`, `prompt_cache`). */
+/** A plan as the admin API shows it: its limits, its caching (`cache`, `prompt_cache`) and its `guardrails`. */
 export function presentPlan(plan: PlanRecord): Record<string, unknown> {
-  return { name: plan.name, rpm: plan.rpm, tpm: plan.tpm, cache: presentCacheSettings(plan.cache), prompt_cache: plan.promptCache };
+  return { name: plan.name, rpm: plan.rpm, tpm: plan.tpm, cache: presentCacheSettings(plan.cache), prompt_cache: plan.promptCache, guardrails: presentGuardrails(plan.guardrails ?? null) };
 }
 
 /**
@@ -55,7 +57,8 @@ export class AdminPlansController {
     this.semantic.check(dto.cache);
     auditChange(dto);
     const caching = { cache: cacheSettingsOf(dto.cache) ?? null, promptCache: (dto.prompt_cache ?? null) as PromptCacheMode | null };
-    const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm, ...caching });
+    const guardrails = guardrailsOf(dto.guardrails) ?? null;
+    const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm, ...caching, guardrails });
     await this.cache.changed(name);
     res.status(created ? 201 : 200);
     return presentPlan(plan);
@@ -68,10 +71,11 @@ export class AdminPlansController {
     const dto = validateBody(UpdatePlanDto, body, { rejectUnknown: true });
     this.semantic.check(dto.cache);
     auditChange(dto);
-    if (dto.rpm === undefined && dto.tpm === undefined && dto.cache === undefined && dto.prompt_cache === undefined) {
-      throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited), 'cache' or 'prompt_cache'");
+    const guardrails = guardrailsOf(dto.guardrails);
+    if (dto.rpm === undefined && dto.tpm === undefined && dto.cache === undefined && dto.prompt_cache === undefined && guardrails === undefined) {
+      throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited), 'cache', 'prompt_cache' or 'guardrails'");
     }
-    const change = { rpm: dto.rpm, tpm: dto.tpm, cache: cacheSettingsOf(dto.cache), promptCache: dto.prompt_cache as PromptCacheMode | null | undefined };
+    const change = { rpm: dto.rpm, tpm: dto.tpm, cache: cacheSettingsOf(dto.cache), promptCache: dto.prompt_cache as PromptCacheMode | null | undefined, guardrails };
     const plan = (await this.repository.update(name, change)) ?? notFound(name);
     await this.cache.changed(name);
     return presentPlan(plan);

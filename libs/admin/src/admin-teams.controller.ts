@@ -2,12 +2,14 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, 
 import { Public, TeamCacheService, TeamRepository, type TeamRecord } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { BudgetService, teamTag } from '@rosetta/limits';
+import { presentGuardrails } from '@rosetta/guardrails';
 import { validateBody } from '@rosetta/platform';
 import { UsageReportRepository, usdString } from '@rosetta/usage';
 import { budgetOf, checkInclude, monthStart } from './admin-keys.controller';
 import { CreateTeamDto, UpdateTeamDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
+import { guardrailsOf } from './guardrails-field';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,6 +19,7 @@ function presentTeam(team: TeamRecord): Record<string, unknown> {
     name: team.name,
     budget_usd: team.budget ? usdString(team.budget.usd) : null,
     budget_period: team.budget?.period ?? null,
+    guardrails: presentGuardrails(team.guardrails ?? null),
     created_at: team.createdAt.toISOString(),
     updated_at: team.updatedAt.toISOString(),
   };
@@ -41,8 +44,9 @@ export class AdminTeamsController {
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateTeamDto, body);
     auditChange(dto);
+    const guardrails = guardrailsOf(dto.guardrails) ?? null;
     if (await this.repository.findByName(dto.name)) throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
-    const team = await this.repository.insert({ name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period) ?? null });
+    const team = await this.repository.insert({ name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period) ?? null, guardrails });
     await this.cache.changed(team.id);
     return presentTeam(team);
   }
@@ -75,10 +79,11 @@ export class AdminTeamsController {
     const current = await this.find(id);
     const dto = validateBody(UpdateTeamDto, body);
     auditChange(dto);
+    const guardrails = guardrailsOf(dto.guardrails);
     if (dto.name !== undefined && dto.name !== current.name && (await this.repository.findByName(dto.name))) {
       throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
     }
-    const team = await this.repository.update(current.id, { name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period, current.budget) });
+    const team = await this.repository.update(current.id, { name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period, current.budget), guardrails });
     await this.cache.changed(current.id);
     return presentTeam(team!);
   }

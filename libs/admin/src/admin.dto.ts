@@ -99,6 +99,10 @@ export class CreateKeyDto {
 
   @PromptCacheField()
   prompt_cache?: string | null;
+
+  /** Guardrail checks (ARCHITECTURE §9): validated by guardrailsOf, which names the field's path. */
+  @IsOptional()
+  guardrails?: unknown;
 }
 
 /** PATCH /admin/keys/{id}: any field of a key but its secret; null clears what can be cleared. */
@@ -132,6 +136,10 @@ export class CreateTeamDto {
   @ValidateIf((_, v) => v !== null)
   @IsIn(BUDGET_PERIOD_VALUES, { message: 'budget_period must be one of day, month, total' })
   budget_period?: string | null;
+
+  /** Guardrail checks (ARCHITECTURE §9): validated by guardrailsOf, which names the field's path. */
+  @IsOptional()
+  guardrails?: unknown;
 }
 
 export class UpdateTeamDto extends CreateTeamDto {
@@ -155,6 +163,10 @@ export class UpsertPlanDto {
 
   @PromptCacheField()
   prompt_cache?: string | null;
+
+  /** Guardrail checks (ARCHITECTURE §9): validated by guardrailsOf, which names the field's path. */
+  @IsOptional()
+  guardrails?: unknown;
 }
 
 /** PATCH /admin/plans/{name}: only the limits given change; null means unlimited. */
@@ -172,4 +184,8 @@ export class UpdatePlanDto {
 
   @PromptCacheField()
   prompt_cache?: string | null;
+
+  /** Guardrail checks (ARCHITECTURE §9): validated by guardrailsOf, which names the field's path. */
+  @IsOptional()
+  guardrails?: unknown;
 }

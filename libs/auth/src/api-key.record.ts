@@ -1,4 +1,5 @@
 import type { PromptCacheMode, ResponseCacheSettings } from '@rosetta/cache';
+import type { GuardrailCheck } from '@rosetta/guardrails';
 
 /** How often a dollar budget starts again: each UTC day, each UTC month, or never. */
 export type BudgetPeriod = 'day' | 'month' | 'total';
@@ -30,6 +31,8 @@ export interface ApiKeyRecord {
   cache: ResponseCacheSettings | null;
   /** Managed provider prompt caching for this key (null: as its plan). */
   promptCache: PromptCacheMode | null;
+  /** The key's own guardrail checks (its team's and its plan's apply too); null: none. */
+  guardrails?: GuardrailCheck[] | null;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -54,6 +57,7 @@ export interface KeyChange {
   models?: string[] | null;
   cache?: ResponseCacheSettings | null;
   promptCache?: PromptCacheMode | null;
+  guardrails?: GuardrailCheck[] | null;
 }
 
 export interface NewApiKey {
@@ -70,5 +74,6 @@ export interface NewApiKey {
   models?: string[] | null;
   cache?: ResponseCacheSettings | null;
   promptCache?: PromptCacheMode | null;
+  guardrails?: GuardrailCheck[] | null;
   expiresAt: Date | null;
 }

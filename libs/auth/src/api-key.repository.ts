@@ -3,6 +3,7 @@ import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
 import { ApiKeyEntity } from './api-key.entity';
 import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
+import { guardrailsFromColumn, presentGuardrails, type GuardrailCheckJson } from '@rosetta/guardrails';
 import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
@@ -16,11 +17,12 @@ export class ApiKeyRepository {
   }
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const { budget, cache, ...rest } = key;
+    const { budget, cache, guardrails, ...rest } = key;
     const entity = this.repo.create({
       ...rest,
       cache: presentCacheSettings(cache ?? null),
       promptCache: key.promptCache ?? null,
+      guardrails: storedGuardrails(guardrails ?? null),
       teamId: key.teamId ?? null,
       models: key.models ?? null,
       budgetUsd: budget ? String(budget.usd) : null,
@@ -61,6 +63,7 @@ export class ApiKeyRepository {
     if (change.models !== undefined) set.models = change.models;
     if (change.cache !== undefined) set.cache = presentCacheSettings(change.cache);
     if (change.promptCache !== undefined) set.promptCache = change.promptCache;
+    if (change.guardrails !== undefined) set.guardrails = storedGuardrails(change.guardrails);
     if (change.budget !== undefined) {
       set.budgetUsd = change.budget ? String(change.budget.usd) : null;
       set.budgetPeriod = change.budget?.period ?? null;
@@ -105,9 +108,16 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
     models: entity.models ?? null,
     cache: cacheSettingsFromColumn(entity.cache),
     promptCache: promptCacheFromColumn(entity.promptCache),
+    guardrails: guardrailsFromColumn(entity.guardrails),
     createdAt: entity.createdAt,
     expiresAt: entity.expiresAt,
     revokedAt: entity.revokedAt,
     lastUsedAt: entity.lastUsedAt,
   };
+}
+
+/** The jsonb value of a policy: the admin API's shape; an empty list is stored as none. */
+function storedGuardrails(checks: ApiKeyRecord['guardrails']): GuardrailCheckJson[] | null {
+  const shown = presentGuardrails(checks ?? null);
+  return shown && shown.length > 0 ? shown : null;
 }

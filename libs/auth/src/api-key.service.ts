@@ -36,6 +36,7 @@ export class ApiKeyService {
       models: input.models ?? null,
       cache: input.cache ?? null,
       promptCache: input.promptCache ?? null,
+      guardrails: input.guardrails ?? null,
     });
     // A replica may remember this lookup id as unknown (someone tried it); clear that everywhere.
     await this.cache.invalidate(generated.lookupId);

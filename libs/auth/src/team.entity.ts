@@ -1,3 +1,4 @@
+import type { GuardrailCheckJson } from '@rosetta/guardrails';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'teams' })
@@ -14,6 +15,10 @@ export class TeamEntity {
 
   @Column({ name: 'budget_period', type: 'text', nullable: true })
   budgetPeriod!: string | null;
+
+  /** The team's guardrail checks as the admin API shows them (policy-column.ts reads them back). */
+  @Column({ type: 'jsonb', nullable: true })
+  guardrails!: GuardrailCheckJson[] | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
+import { guardrailsFromColumn, presentGuardrails, type GuardrailCheckJson } from '@rosetta/guardrails';
 import type { BudgetPeriod } from './api-key.record';
 import { TeamEntity } from './team.entity';
 import type { TeamChange, TeamRecord } from './team.record';
@@ -16,13 +17,14 @@ export class TeamRepository {
     return managerOf(this.dataSource).getRepository(TeamEntity);
   }
 
-  async insert(team: { name: string; budget: TeamRecord['budget'] }): Promise<TeamRecord> {
+  async insert(team: { name: string; budget: TeamRecord['budget']; guardrails?: TeamRecord['guardrails'] }): Promise<TeamRecord> {
     const now = new Date();
     const entity = this.repo.create({
       id: randomUUID(),
       name: team.name,
       budgetUsd: team.budget ? String(team.budget.usd) : null,
       budgetPeriod: team.budget?.period ?? null,
+      guardrails: storedGuardrails(team.guardrails),
       createdAt: now,
       updatedAt: now,
     });
@@ -51,6 +53,7 @@ export class TeamRepository {
       set.budgetUsd = change.budget ? String(change.budget.usd) : null;
       set.budgetPeriod = change.budget?.period ?? null;
     }
+    if (change.guardrails !== undefined) set.guardrails = storedGuardrails(change.guardrails);
     await this.repo.update({ id }, set);
     return this.findById(id);
   }
@@ -61,7 +64,14 @@ function toRecord(entity: TeamEntity): TeamRecord {
     id: entity.id,
     name: entity.name,
     budget: entity.budgetUsd !== null && entity.budgetPeriod ? { usd: Number(entity.budgetUsd), period: entity.budgetPeriod as BudgetPeriod } : null,
+    guardrails: guardrailsFromColumn(entity.guardrails),
     createdAt: entity.createdAt,
     updatedAt: entity.updatedAt,
   };
+}
+
+/** The jsonb value of a policy: the admin API's shape; an empty list is stored as none. */
+function storedGuardrails(checks: TeamRecord['guardrails']): GuardrailCheckJson[] | null {
+  const shown = presentGuardrails(checks ?? null);
+  return shown && shown.length > 0 ? shown : null;
 }

@@ -7,6 +7,8 @@ export type GatewayErrorType =
   | 'authentication_error'
   | 'permission_error'
   | 'budget_exceeded'
+  /** A guardrail (ARCHITECTURE §9, Governance) blocked the prompt or the answer. */
+  | 'guardrail_violation'
   | 'model_registry_error'
   | 'not_found_error'
   | 'request_too_large'
@@ -27,6 +29,7 @@ const DEFAULT_STATUS: Record<GatewayErrorType, number> = {
   authentication_error: 401,
   permission_error: 403,
   budget_exceeded: 402,
+  guardrail_violation: 400,
   model_registry_error: 404,
   not_found_error: 404,
   request_too_large: 413,

@@ -9,3 +9,7 @@ export * from './guardrail-engine';
 export * from './redact-spans';
 export * from './streaming-redactor';
 export * from './external-check-runner';
+export * from './policy-column';
+export * from './effective-guardrails';
+export * from './scan-segments';
+export * from './guardrail-record';

@@ -1,3 +1,4 @@
+import type { GuardrailCheckJson } from '@rosetta/guardrails';
 import type { CacheSettingsJson } from '@rosetta/cache';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
@@ -18,6 +19,10 @@ export class PlanEntity {
 
   @Column({ name: 'prompt_cache', type: 'text', nullable: true })
   promptCache!: string | null;
+
+  /** The guardrail checks as the admin API shows them (policy-column.ts reads them back). */
+  @Column({ type: 'jsonb', nullable: true })
+  guardrails!: GuardrailCheckJson[] | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -3,10 +3,11 @@ import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
 import { PlanEntity } from './plan.entity';
 import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
+import { guardrailsColumn, guardrailsFromColumn } from '@rosetta/guardrails';
 import type { PlanRecord } from './plan.record';
 
 /** The columns a plan is read back from. */
-const COLUMNS = 'name, rpm, tpm, cache, prompt_cache AS "promptCache"';
+const COLUMNS = 'name, rpm, tpm, cache, prompt_cache AS "promptCache", guardrails';
 
 @Injectable()
 export class PlanRepository {
@@ -30,10 +31,11 @@ export class PlanRepository {
   /** Creates or updates; returns the plan and whether it was created. */
   async upsert(plan: PlanRecord): Promise<{ plan: PlanRecord; created: boolean }> {
     const rows: Array<{ inserted: boolean }> = await this.repo.query(
-      `INSERT INTO plans (name, rpm, tpm, cache, prompt_cache) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (name) DO UPDATE SET rpm = EXCLUDED.rpm, tpm = EXCLUDED.tpm, cache = EXCLUDED.cache, prompt_cache = EXCLUDED.prompt_cache, updated_at = now()
+      `INSERT INTO plans (name, rpm, tpm, cache, prompt_cache, guardrails) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (name) DO UPDATE SET rpm = EXCLUDED.rpm, tpm = EXCLUDED.tpm, cache = EXCLUDED.cache, prompt_cache = EXCLUDED.prompt_cache,
+         guardrails = EXCLUDED.guardrails, updated_at = now()
        RETURNING (xmax = 0) AS inserted`,
-      [plan.name, plan.rpm, plan.tpm, cacheColumn(plan.cache), plan.promptCache],
+      [plan.name, plan.rpm, plan.tpm, cacheColumn(plan.cache), plan.promptCache, guardrailsColumn(plan.guardrails ?? null)],
     );
     return { plan, created: rows[0]?.inserted === true };
   }
@@ -41,7 +43,13 @@ export class PlanRepository {
   /** Changes only the fields given (undefined: unchanged; null: unlimited, or off); null when there is no such plan. */
   async update(name: string, change: Partial<Omit<PlanRecord, 'name'>>): Promise<PlanRecord | null> {
     const params: unknown[] = [name];
-    const values = { rpm: change.rpm, tpm: change.tpm, cache: change.cache === undefined ? undefined : cacheColumn(change.cache), prompt_cache: change.promptCache };
+    const values = {
+      rpm: change.rpm,
+      tpm: change.tpm,
+      cache: change.cache === undefined ? undefined : cacheColumn(change.cache),
+      prompt_cache: change.promptCache,
+      guardrails: change.guardrails === undefined ? undefined : guardrailsColumn(change.guardrails),
+    };
     const set = (Object.keys(values) as (keyof typeof values)[]).filter((field) => values[field] !== undefined).map((field) => `${field} = $${params.push(values[field])}`);
     const rows: PlanRecord[] = await this.repo.query(
       // Wrapped in a SELECT: TypeORM answers a bare UPDATE ... RETURNING as [rows, count].
@@ -89,8 +97,15 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (failure?.code ?? failure?.driverError?.code) === '23503';
 }
 
-function toRecord(row: Pick<PlanEntity, 'name' | 'rpm' | 'tpm'> & { cache?: unknown; promptCache?: unknown }): PlanRecord {
-  return { name: row.name, rpm: row.rpm, tpm: row.tpm, cache: cacheSettingsFromColumn(row.cache), promptCache: promptCacheFromColumn(row.promptCache) };
+function toRecord(row: Pick<PlanEntity, 'name' | 'rpm' | 'tpm'> & { cache?: unknown; promptCache?: unknown; guardrails?: unknown }): PlanRecord {
+  return {
+    name: row.name,
+    rpm: row.rpm,
+    tpm: row.tpm,
+    cache: cacheSettingsFromColumn(row.cache),
+    promptCache: promptCacheFromColumn(row.promptCache),
+    guardrails: guardrailsFromColumn(row.guardrails),
+  };
 }
 
 /** The jsonb column's text: the admin API's shape. */

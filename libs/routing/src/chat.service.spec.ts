@@ -10,6 +10,7 @@ import type { MixtureService } from './mixture.service';
 import type { CallContext } from './outcome';
 import type { RoutingService } from './routing.service';
 import type { ResponseCachingService } from './response-caching.service';
+import type { GuardrailService } from './guardrails/guardrail.service';
 
 /** A budget hold that remembers how it was settled. */
 function hold(): BudgetHold & { settled: number[] } {
@@ -19,6 +20,9 @@ function hold(): BudgetHold & { settled: number[] } {
 
 /** The response cache off, as it is for a key whose plan has none. */
 const noCache = { prepare: (request: CanonicalRequest) => ({ request }) } as unknown as ResponseCachingService;
+
+/** No guardrails at any level of the key. */
+const noGuardrails = { policyFor: () => undefined } as unknown as GuardrailService;
 
 /**
  * ChatService with its collaborators reduced to what the budget-hold bookkeeping touches:
@@ -37,7 +41,7 @@ function setup(cost: number) {
     },
   } as unknown as ExecutorService;
   const recorder = { record: (draft: UsageDraft) => ({ requestId: draft.requestId, costUsd: cost }) } as unknown as UsageRecorderService;
-  const chat = new ChatService(routing, executor, admission, recorder, {} as MixtureService, noCache);
+  const chat = new ChatService(routing, executor, admission, recorder, {} as MixtureService, noCache, noGuardrails);
   const draft = new UsageDraft({ requestId: 'req_1', dialect: 'openai', startedAt: 0 });
   const signal = { aborted: false };
   const ctx = { requestId: 'req_1', signal, key: { id: 'k' } as ApiKeyRecord, usage: draft } as unknown as CallContext;
@@ -137,7 +141,7 @@ describe('ChatService: plan → reserve → execute → settle → record', () =
       },
     } as unknown as UsageRecorderService;
     const mixture = { remember: () => undefined } as unknown as MixtureService;
-    const chat = new ChatService(routing, executor, admission, recorder, mixture, noCache);
+    const chat = new ChatService(routing, executor, admission, recorder, mixture, noCache, noGuardrails);
     const draft = new UsageDraft({ requestId: 'req_1', dialect: 'openai' });
     const ctx = { requestId: 'req_1', signal: { aborted: false }, key: { id: 'k' } as ApiKeyRecord, usage: draft } as unknown as CallContext;
     return { chat, draft, ctx, journal, close: (status: number) => chat.recordUsage(draft, status) };

@@ -10,6 +10,7 @@ import { MixtureService } from './mixture.service';
 import type { Stickiness } from './session-affinity.service';
 import { ClientAbortedError } from './gateway-errors';
 import { ExecutorService } from './executor.service';
+import { GuardrailService } from './guardrails/guardrail.service';
 import type { CallContext, ChatStream, CompletionOutcome, ServedMeta, StreamOutcome } from './outcome';
 import { ResponseCachingService } from './response-caching.service';
 import { RoutingService } from './routing.service';
@@ -28,6 +29,7 @@ export class ChatService {
     private readonly recorder: UsageRecorderService,
     private readonly mixture: MixtureService,
     private readonly caching: ResponseCachingService,
+    private readonly guardrails: GuardrailService,
   ) {}
 
   /** Budget holds by ledger draft, settled to the row's cost when the response closes. */
@@ -66,7 +68,16 @@ export class ChatService {
     }
   }
 
-  async complete(asked: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
+  /** Guardrails (decision 0030): input first (a redacted prompt is routed, cached, sent), output on any answer. */
+  async complete(original: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
+    const guard = this.guardrails.policyFor(ctx);
+    if (!guard) return this.answer(original, ctx);
+    const asked = guard.input ? await this.guardrails.admitInput(original, ctx, guard) : original;
+    const outcome = await this.answer(asked, ctx);
+    return guard.output ? this.guardrails.admitAnswer(outcome, ctx, guard) : outcome;
+  }
+
+  private async answer(asked: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const promptTokens = estimatePromptTokens(asked);
     const { request, ticket } = this.caching.prepare(asked, ctx, promptTokens);
     // The lookup's round trip overlaps the routing (it never rejects: a store that fails is a miss).
@@ -102,7 +113,12 @@ export class ChatService {
    * `passThrough`: the client's dialect can take the upstream's own frames (docs/decisions/0017);
    * a cascade never streams them (its usage adds the probes').
    */
-  async stream(asked: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
+  async stream(original: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
+    const guard = this.guardrails.policyFor(ctx);
+    const asked = guard?.input ? await this.guardrails.admitInput(original, ctx, guard) : original;
+    // Output checks read the text: the stream is decoded, never the upstream's frames passed on.
+    const output = guard?.output ? guard : undefined;
+    const guarded = (events: AsyncIterable<StreamEvent>): AsyncIterable<StreamEvent> => (output ? this.guardrails.guardStream(events, ctx, output) : events);
     const promptTokens = estimatePromptTokens(asked);
     const { request, ticket } = this.caching.prepare(asked, ctx, promptTokens);
     const lookup = ticket && this.caching.lookup(ticket, ctx);
@@ -112,18 +128,18 @@ export class ChatService {
     const hit = lookup && (await lookup);
     if (hit) {
       const { response, meta } = await this.fromCache(hit, request, ctx, promptTokens, true);
-      return { events: settleWhenDone(replayAsStream(response), { promptTokens, draft: ctx.usage, ctx }), meta, promptTokens };
+      return { events: settleWhenDone(guarded(replayAsStream(response)), { promptTokens, draft: ctx.usage, ctx }), meta, promptTokens };
     }
     const reservation = await this.admit(request, ctx, promptTokens, plan);
     try {
       const cascaded = plan.decision?.mode === 'cascade' ? await this.streamCascade(plan, request, ctx) : undefined;
       // An answer to be stored is decoded whole: the upstream's own frames cannot be put back together.
-      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx, options.passThrough && !ticket));
+      const outcome = cascaded?.outcome ?? (await this.executor.stream(plan, request, ctx, options.passThrough && !ticket && !output));
       ctx.usage?.served(outcome.meta.model, outcome.meta.provider, outcome.meta.pricing);
       this.mixture.remember(sticky, outcome.meta.model);
       const settle = { reservation, promptTokens, draft: ctx.usage, pricing: outcome.meta.pricing, ctx, probes: cascaded?.probes, replayed: cascaded?.replayed, charged: (cost: number) => this.charged(ctx, cost) };
       const events = ticket ? this.caching.storeWhenDone(outcome.events, ticket, outcome.meta, (answer) => ctx.usage?.costUsd ?? costUsd(answer.usage, outcome.meta.pricing)) : outcome.events;
-      return { ...outcome, promptTokens, events: settleWhenDone(events, settle) };
+      return { ...outcome, promptTokens, events: settleWhenDone(guarded(events), settle) };
     } catch (error) {
       void reservation?.settle(abandonedTokens(error, ctx, promptTokens));
       throw error;

@@ -4,6 +4,7 @@ import { estimateEmbeddingTokens } from '@rosetta/limits';
 import { costUsd, type UsageDraft } from '@rosetta/usage';
 import { ChatService } from './chat.service';
 import { ExecutorService } from './executor.service';
+import { GuardrailService } from './guardrails/guardrail.service';
 import type { CallContext, EmbeddingOutcome } from './outcome';
 import { RoutingService } from './routing.service';
 
@@ -20,6 +21,7 @@ export class EmbeddingService {
     private readonly routing: RoutingService,
     private readonly executor: ExecutorService,
     private readonly chat: ChatService,
+    private readonly guardrails: GuardrailService,
   ) {}
 
   /** The request's ledger row and budget settlement, once its response has closed. */
@@ -27,7 +29,10 @@ export class EmbeddingService {
     this.chat.recordUsage(draft, status);
   }
 
-  async embed(request: EmbeddingRequest, ctx: CallContext): Promise<EmbeddingOutcome> {
+  /** Input guardrails apply to the texts to embed (decision 0030); there is no output text. */
+  async embed(original: EmbeddingRequest, ctx: CallContext): Promise<EmbeddingOutcome> {
+    const guard = this.guardrails.policyFor(ctx);
+    const request = guard?.input ? await this.guardrails.admitEmbedding(original, ctx, guard) : original;
     const tokens = estimateEmbeddingTokens(request.inputs);
     const plan = this.routing.planEmbedding(request, { largestInputTokens: tokens.largest }, { allowed: ctx.key?.models });
     ctx.usage?.planned(request.model, false, undefined, tokens.total);

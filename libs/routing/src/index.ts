@@ -18,3 +18,5 @@ export * from './mixture.service';
 export * from './session-affinity.service';
 export * from './server-stop';
 export * from './guardrails-external';
+export * from './guardrails/guardrail.service';
+export * from './guardrails/guardrail-block-listener';

@@ -1,13 +1,8 @@
 import { SERVER_SHUTDOWN, type DialectId, type GatewayError, type Usage } from '@rosetta/canonical';
+import type { GuardrailRecord } from '@rosetta/guardrails';
+import { capCost, costUsd, roundUsd, type TokenPricing } from './usage-cost';
 
-/** USD per token as decimal strings, the registry's pricing convention. */
-export interface TokenPricing {
-  prompt: string;
-  completion: string;
-  request?: string;
-  input_cache_read?: string;
-  input_cache_write?: string;
-}
+export { capCost, costUsd, roundUsd, type TokenPricing } from './usage-cost';
 
 /** What a ledger draft is opened with: who asked, in which dialect, when. */
 export interface UsageDraftInit {
@@ -56,6 +51,10 @@ export class UsageDraft {
   cache?: 'hit' | 'miss';
   /** A hit: what the call it saved cost. */
   savedUsd?: number;
+  /** What the request's guardrails found, in the order they ran (input, then output). */
+  guardrails?: GuardrailRecord[];
+  /** What its guardrails' own model calls cost: charged with the request. */
+  checkCostUsd?: number;
   /** The model and prices of the attempt that went out last, for a request that never got an answer. */
   private attemptedModel?: string;
   private attemptedPricing?: TokenPricing;
@@ -113,6 +112,17 @@ export class UsageDraft {
   /** Looked up in the response cache and not found: the answer is called for, and stored. */
   cacheMiss(): void {
     this.cache = 'miss';
+  }
+
+  /** Verdicts of the request's guardrails (ARCHITECTURE §9): kept on its ledger row. */
+  guarded(records: readonly GuardrailRecord[]): void {
+    if (records.length === 0) return;
+    this.guardrails = this.guardrails ? [...this.guardrails, ...records] : [...records];
+  }
+
+  /** A guardrail's model check cost this (its call has no row of its own). */
+  checkCalled(usd: number): void {
+    if (usd > 0) this.checkCostUsd = roundUsd((this.checkCostUsd ?? 0) + usd);
   }
 
   /** A cascade so far: the usage and cost of every model it activated, and how many. */
@@ -187,6 +197,8 @@ export interface UsageRow {
   costUsd: number;
   cache: 'hit' | 'miss' | null;
   savedUsd: number | null;
+  /** The guardrails' verdicts; null when no check found anything. */
+  guardrails: GuardrailRecord[] | null;
   /** What the reported usage cost beyond the most one request may settle (its budget hold's cap). */
   unchargedUsd?: number;
   latencyMs: number;
@@ -197,63 +209,9 @@ export interface UsageRow {
   createdAt: Date;
 }
 
-/**
- * Cost from registry pricing: cached input at the cache-read price where the endpoint has one,
- * cache writes at the cache-write price, the rest of the input at the prompt price, output
- * (reasoning included) at the completion price, plus any per-request price.
- */
-interface NumericPricing {
-  prompt: number;
-  completion: number;
-  request: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-/** Prices as numbers, parsed once per pricing object (the registry snapshot's, reused by every request). */
-const numericPricing = new WeakMap<TokenPricing, NumericPricing>();
-
-function numeric(pricing: TokenPricing): NumericPricing {
-  let parsed = numericPricing.get(pricing);
-  if (parsed) return parsed;
-  const price = (value: string | undefined): number => Number(value ?? 0) || 0;
-  const prompt = price(pricing.prompt);
-  parsed = {
-    prompt,
-    completion: price(pricing.completion),
-    request: price(pricing.request),
-    cacheRead: pricing.input_cache_read !== undefined ? price(pricing.input_cache_read) : prompt,
-    cacheWrite: pricing.input_cache_write !== undefined ? price(pricing.input_cache_write) : prompt,
-  };
-  numericPricing.set(pricing, parsed);
-  return parsed;
-}
-
-export function costUsd(usage: Usage | undefined, pricing: TokenPricing | undefined): number {
-  if (!usage || !pricing) return 0;
-  const p = numeric(pricing);
-  const cached = usage.cachedInputTokens ?? 0;
-  const written = usage.cacheCreationInputTokens ?? 0;
-  const plainInput = Math.max(0, usage.inputTokens - cached - written);
-  return roundUsd(plainInput * p.prompt + cached * p.cacheRead + written * p.cacheWrite + usage.outputTokens * p.completion + p.request);
-}
-
-/**
- * A dollar amount to the pico-dollar: what callers see as `usage.cost` then reads 0.000027, not
- * 0.000027000000000000002 (float products and sums), and no price is that fine.
- */
-export function roundUsd(value: number): number {
-  return Math.round(value * 1e12) / 1e12;
-}
-
-/** A cost within `capUsd` (when there is one), and what it went past it by. */
-export function capCost(cost: number, capUsd: number | undefined): { charged: number; uncharged?: number } {
-  if (capUsd === undefined || cost <= capUsd) return { charged: cost };
-  return { charged: roundUsd(capUsd), uncharged: roundUsd(cost - capUsd) };
-}
-
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
-  const cost = capCost(draft.costUsd ?? costUsd(draft.usage, draft.pricing), draft.chargeCapUsd);
+  const answered = draft.costUsd ?? costUsd(draft.usage, draft.pricing);
+  const cost = capCost(draft.checkCostUsd ? roundUsd(answered + draft.checkCostUsd) : answered, draft.chargeCapUsd);
   const row: UsageRow = {
     requestId: draft.requestId,
     clientRequestId: draft.clientRequestId ?? null,
@@ -273,6 +231,7 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     costUsd: cost.charged,
     cache: draft.cache ?? null,
     savedUsd: draft.savedUsd ?? null,
+    guardrails: draft.guardrails ?? null,
     latencyMs: Math.max(0, now - draft.startedAt),
     ttftMs: draft.ttftMs ?? null,
     streamed: draft.streamed,

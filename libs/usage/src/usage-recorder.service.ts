@@ -187,6 +187,7 @@ interface UsageMeters {
   cost: Counter;
   latency: Histogram;
   ttft: Histogram;
+  guardrails: Counter;
 }
 
 /** What every closed request adds to this replica's metrics (the ledger row, as counters). */
@@ -200,6 +201,7 @@ function usageMeters(metrics: MetricsService, ledger: () => LedgerFigures): Usag
     cost: metrics.counter('rosetta_cost_usd_total', 'Upstream cost in USD by served model.', ['model']),
     latency: metrics.histogram('rosetta_request_duration_seconds', 'Chat request duration until the response ended.', ['dialect', 'streamed']),
     ttft: metrics.histogram('rosetta_time_to_first_token_seconds', 'Time to the first streamed token.', ['dialect']),
+    guardrails: metrics.counter('rosetta_guardrail_verdicts_total', 'Guardrail verdicts by check type, stage and action taken.', ['check', 'stage', 'action']),
   };
 }
 
@@ -215,4 +217,6 @@ function observe(m: UsageMeters, row: UsageRow): void {
   }
   m.latency.observe([row.dialect, row.streamed ? 'true' : 'false'], row.latencyMs / 1000);
   if (row.ttftMs !== null) m.ttft.observe([row.dialect], row.ttftMs / 1000);
+  // Labels from fixed sets (five check types, two stages, three actions): bounded.
+  if (row.guardrails) for (const verdict of row.guardrails) m.guardrails.inc([verdict.check, verdict.stage, verdict.action]);
 }

@@ -3,6 +3,8 @@ import { api } from '../api';
 import { cacheBodyOf, cacheDraftOf, cacheSummary, promptSummary, type CacheDraft } from '../cache-settings';
 import { CacheFields } from '../components/cache-fields';
 import { FormError } from '../components/form-error';
+import { GuardrailsField } from '../components/guardrails-field';
+import { guardrailsText, guardrailsValue } from '../guardrails-text';
 import { Field } from '../components/ui';
 import { failureOf, messageFor, type FormFailure } from '../form-errors';
 import type { Key, Plan, Team } from '../types';
@@ -19,6 +21,8 @@ interface Draft {
   expires: string;
   /** The response cache and prompt caching; '' inherits the plan's. */
   caching: CacheDraft;
+  /** The key's own guardrail checks as JSON text; '' for none. */
+  guardrails: string;
 }
 
 /** A plan's limit in few characters, so the option fits its select: 100000 → 100k, null → ∞. */
@@ -48,11 +52,12 @@ function draftOf(key: Key | undefined, plans: Plan[]): Draft {
     models: key?.models ?? [],
     expires: key?.expires_at ? key.expires_at.slice(0, 16) : '',
     caching: cacheDraftOf(key?.cache, key?.prompt_cache, 'key'),
+    guardrails: guardrailsText(key?.guardrails),
   };
 }
 
 /** The body the API takes: every field on create; on edit, what changed (null clears it). */
-function bodyOf(draft: Draft, key: Key | undefined): Record<string, unknown> {
+function bodyOf(draft: Draft, key: Key | undefined, guardrails: unknown): Record<string, unknown> {
   const budget = numberOr(draft.budget);
   const full: Record<string, unknown> = {
     name: draft.name,
@@ -65,9 +70,10 @@ function bodyOf(draft: Draft, key: Key | undefined): Record<string, unknown> {
     models: draft.models.length ? draft.models : null,
     expires_at: draft.expires ? new Date(`${draft.expires}:00Z`).toISOString() : null,
     ...cacheBodyOf(draft.caching),
+    guardrails,
   };
   if (!key) return Object.fromEntries(Object.entries(full).filter(([, value]) => value !== null));
-  const before = bodyOf(draftOf(key, []), undefined);
+  const before = bodyOf(draftOf(key, []), undefined, key.guardrails ?? null);
   return Object.fromEntries(Object.entries(full).filter(([name, value]) => JSON.stringify(value ?? null) !== JSON.stringify(before[name] ?? null)));
 }
 
@@ -97,8 +103,14 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
     event.preventDefault();
     setBusy(true);
     setFailure(undefined);
+    const checks = guardrailsValue(draft.guardrails);
+    if (!checks.ok) {
+      setFailure(checks.failure);
+      setBusy(false);
+      return;
+    }
     try {
-      const body = bodyOf(draft, keyToEdit);
+      const body = bodyOf(draft, keyToEdit, checks.value);
       const result = keyToEdit ? await api<Key>('PATCH', `/admin/keys/${keyToEdit.id}`, body) : await api<Key & { key: string }>('POST', '/admin/keys', body);
       onDone(result);
     } catch (error) {
@@ -154,6 +166,7 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
           <input id={`${id}-expires`} type="datetime-local" value={draft.expires} onInput={(e) => set({ expires: e.currentTarget.value })} />
         </Field>
         <CacheFields id={id} owner="key" draft={draft.caching} onChange={(change) => setDraft((current) => ({ ...current, caching: { ...current.caching, ...change } }))} failure={failure} inherited={inherited} />
+        <GuardrailsField id={id} level="key" text={draft.guardrails} onInput={(text) => set({ guardrails: text })} failure={failure} />
       </div>
       <fieldset class={`models${messageFor(failure, 'models') ? ' invalid' : ''}`}>
         <legend>Allowed models {draft.models.length ? `(${draft.models.length})` : '(all: none ticked)'}</legend>

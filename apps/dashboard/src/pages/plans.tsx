@@ -3,6 +3,8 @@ import { api } from '../api';
 import { cacheBodyOf, cacheDraftOf, cacheSummary, promptSummary, type CacheDraft } from '../cache-settings';
 import { CacheFields } from '../components/cache-fields';
 import { FormError } from '../components/form-error';
+import { GuardrailsField } from '../components/guardrails-field';
+import { guardrailsText, guardrailsValue } from '../guardrails-text';
 import { Empty, ErrorNote, Field, Loading, PageHeader } from '../components/ui';
 import { count } from '../format';
 import { failureOf, messageFor, type FormFailure } from '../form-errors';
@@ -27,13 +29,18 @@ function PlanForm({ plan, onDone, onCancel }: { plan?: Plan; onDone: () => void;
   const [rpm, setRpm] = useState(plan?.rpm === null || plan?.rpm === undefined ? '' : String(plan.rpm));
   const [tpm, setTpm] = useState(plan?.tpm === null || plan?.tpm === undefined ? '' : String(plan.tpm));
   const [caching, setCaching] = useState<CacheDraft>(() => cacheDraftOf(plan?.cache, plan?.prompt_cache, 'plan'));
+  const [guardrails, setGuardrails] = useState(guardrailsText(plan?.guardrails));
   const [failure, setFailure] = useState<FormFailure>();
   const id = plan ? `plan-${plan.name}` : 'new-plan';
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     setFailure(undefined);
+    const checks = guardrailsValue(guardrails);
+    if (!checks.ok) return setFailure(checks.failure);
+    // A new plan leaves out no checks; an edit sends them only when they changed.
+    const unchanged = JSON.stringify(checks.value) === JSON.stringify(plan?.guardrails ?? null);
     try {
-      const body = { rpm: limitOf(rpm), tpm: limitOf(tpm), ...cachingOf(caching, plan) };
+      const body = { rpm: limitOf(rpm), tpm: limitOf(tpm), ...cachingOf(caching, plan), ...(unchanged ? {} : { guardrails: checks.value }) };
       if (plan) await api('PATCH', `/admin/plans/${encodeURIComponent(plan.name)}`, body);
       else await api('PUT', `/admin/plans/${encodeURIComponent(name.trim() || '-')}`, body);
       onDone();
@@ -57,6 +64,7 @@ function PlanForm({ plan, onDone, onCancel }: { plan?: Plan; onDone: () => void;
           <input id={`${id}-tpm`} inputMode="numeric" value={tpm} onInput={(e) => setTpm(e.currentTarget.value)} />
         </Field>
         <CacheFields id={id} owner="plan" draft={caching} onChange={(change) => setCaching((current) => ({ ...current, ...change }))} failure={failure} />
+        <GuardrailsField id={id} level="plan" text={guardrails} onInput={setGuardrails} failure={failure} />
       </div>
       <FormError failure={failure} />
       <div class="buttons">

@@ -1,7 +1,7 @@
 import { Badge } from '../components/ui';
 import { NotServed, notServedHint } from '../components/not-served';
 import { count, dateTime, ms, usd } from '../format';
-import type { LedgerRow } from '../types';
+import type { GuardrailVerdict, LedgerRow } from '../types';
 
 export function text(value: unknown): string {
   return value === null || value === undefined || value === '' ? '—' : String(value);
@@ -20,6 +20,23 @@ function RouteDecision({ route }: { route: unknown }) {
       {parts.map((part) => (
         <li key={part}>
           <code>{part}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Each verdict: the check (level and position), the stage, the action, the kinds found. */
+function Guardrails({ verdicts }: { verdicts: GuardrailVerdict[] | null | undefined }) {
+  if (!verdicts || verdicts.length === 0) return <span class="muted">Nothing found</span>;
+  return (
+    <ul class="route-parts">
+      {verdicts.map((v, i) => (
+        <li key={i}>
+          <Badge tone={v.action === 'block' ? 'bad' : v.action === 'redact' ? 'warn' : 'ok'}>{v.action}</Badge>{' '}
+          <code>{`${v.source}[${v.index}] ${v.check}`}</code> on {v.stage}
+          {v.kinds.length > 0 ? `: ${v.kinds.join(', ')}` : ''}
+          {v.unavailable ? ` (unavailable: ${v.unavailable})` : ''}
         </li>
       ))}
     </ul>
@@ -66,6 +83,12 @@ export function RequestDetails({ row }: { row: LedgerRow }) {
             <dd>{notServedHint(row)}</dd>
           </div>
         )}
+        <div class="wide">
+          <dt>Guardrails</dt>
+          <dd>
+            <Guardrails verdicts={row.guardrails} />
+          </dd>
+        </div>
         <div class="wide">
           <dt>Route decision</dt>
           <dd>

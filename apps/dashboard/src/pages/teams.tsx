@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { FormError } from '../components/form-error';
+import { GuardrailsField } from '../components/guardrails-field';
+import { guardrailsText, guardrailsValue } from '../guardrails-text';
 import { Empty, ErrorNote, Field, Loading, PageHeader, SpendBar } from '../components/ui';
 import { dateTime } from '../format';
 import { failureOf, messageFor, type FormFailure } from '../form-errors';
@@ -11,6 +13,7 @@ function TeamForm({ team, onDone, onCancel }: { team?: Team; onDone: () => void;
   const [name, setName] = useState(team?.name ?? '');
   const [budget, setBudget] = useState(team?.budget_usd ?? '');
   const [period, setPeriod] = useState<string>(team?.budget_period ?? 'month');
+  const [guardrails, setGuardrails] = useState(guardrailsText(team?.guardrails));
   const [failure, setFailure] = useState<FormFailure>();
   const [busy, setBusy] = useState(false);
   const id = team ? `team-${team.id.slice(0, 8)}` : 'new-team';
@@ -19,11 +22,17 @@ function TeamForm({ team, onDone, onCancel }: { team?: Team; onDone: () => void;
     event.preventDefault();
     setBusy(true);
     setFailure(undefined);
+    const checks = guardrailsValue(guardrails);
+    if (!checks.ok) {
+      setFailure(checks.failure);
+      setBusy(false);
+      return;
+    }
     const amount = budget.trim() === '' ? null : /^\d+(\.\d+)?$/.test(budget.trim()) ? Number(budget) : budget;
-    const body: Record<string, unknown> = { name, budget_usd: amount, budget_period: amount === null ? null : period };
+    const body: Record<string, unknown> = { name, budget_usd: amount, budget_period: amount === null ? null : period, guardrails: checks.value };
     try {
       if (team) await api('PATCH', `/admin/teams/${team.id}`, body);
-      else await api('POST', '/admin/teams', amount === null ? { name } : body);
+      else await api('POST', '/admin/teams', { name, ...(amount === null ? {} : { budget_usd: amount, budget_period: period }), ...(checks.value === null ? {} : { guardrails: checks.value }) });
       onDone();
     } catch (error) {
       setFailure(failureOf(error));
@@ -49,6 +58,7 @@ function TeamForm({ team, onDone, onCancel }: { team?: Team; onDone: () => void;
             <option value="total">In total</option>
           </select>
         </Field>
+        <GuardrailsField id={id} level="team" text={guardrails} onInput={setGuardrails} failure={failure} />
       </div>
       <FormError failure={failure} />
       <div class="buttons">

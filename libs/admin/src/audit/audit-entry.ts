@@ -61,5 +61,22 @@ function redact(value: unknown, depth: number): unknown {
   if (depth > 6) return '…';
   if (Array.isArray(value)) return value.slice(0, 100).map((item) => redact(item, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, SECRET_FIELDS.test(name) ? '[redacted]' : redact(item, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([name, item]) => [name, SECRET_FIELDS.test(name) ? '[redacted]' : name === 'url' && typeof item === 'string' ? withoutCredentials(item) : redact(item, depth + 1)]),
+  );
+}
+
+/**
+ * A URL as the audit log keeps it (a webhook guardrail's `url`): credentials in its user part or
+ * its query (`?token=…`) are how such endpoints are often authenticated, so neither is kept.
+ */
+export function withoutCredentials(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username || url.password) url.username = url.password = '';
+    for (const name of [...url.searchParams.keys()]) url.searchParams.set(name, '[redacted]');
+    return url.toString();
+  } catch {
+    return '[redacted]';
+  }
 }

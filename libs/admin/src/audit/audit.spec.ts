@@ -12,6 +12,14 @@ describe('audit log details', () => {
     });
   });
 
+  it("keeps a URL's host and path, not its credentials or query values (a webhook guardrail's url)", () => {
+    const guardrails = [{ check: 'webhook', on: 'input', action: 'block', url: 'https://bob:pw@dlp.example:8443/v1/check?token=s3cret&tenant=acme#frag' }];
+    expect(redactDetails({ guardrails })).toEqual({
+      guardrails: [{ check: 'webhook', on: 'input', action: 'block', url: 'https://dlp.example:8443/v1/check?token=%5Bredacted%5D&tenant=%5Bredacted%5D#frag' }],
+    });
+    expect(redactDetails({ url: 'not a url with a secret' })).toEqual({ url: '[redacted]' });
+  });
+
   it('keeps nothing for an empty or non-object body, and only field names for a huge one', () => {
     expect(redactDetails(undefined)).toBeUndefined();
     expect(redactDetails({})).toBeUndefined();

@@ -12,6 +12,7 @@ import { MODEL_RECORD_SCHEMAS } from './openapi-model-record';
 import { CHAT_ANSWERS, CHAT_ANSWER_SCHEMAS } from './openapi-chat-answers';
 import { REQUEST_SCHEMAS, requestPaths } from './openapi-requests';
 import { WEBHOOK_SCHEMAS, WEBHOOKS_TAG, webhookPaths } from './openapi-webhooks';
+import { GUARDRAIL_SCHEMAS, GUARDRAILS_FIELD } from './openapi-guardrails';
 
 import { ADMIN_ERRORS, ADMIN_SECURITY, CLIENT_SECURITY, ERRORS, GEMINI_SECURITY, body, json, pathParam, queryParam, ref, type Json, type Operation } from './openapi-parts';
 
@@ -75,9 +76,10 @@ const KEY_FIELDS: Json = {
   budget_period: { type: ['string', 'null'], enum: ['day', 'month', 'total', null] },
   models: { type: ['array', 'null'], items: { type: 'string' }, description: 'Allow-list; rosetta/auto chooses inside it' },
   ...CACHE_FIELDS,
+  ...GUARDRAILS_FIELD,
 };
-const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: KEY_FIELDS['budget_period'] };
-const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 }, ...CACHE_FIELDS };
+const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: KEY_FIELDS['budget_period'], ...GUARDRAILS_FIELD };
+const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 }, ...CACHE_FIELDS, ...GUARDRAILS_FIELD };
 const ID = pathParam('id', 'The object id');
 const INCLUDE_SPEND = queryParam('include', '`spend`: add spend_usd, spend_period, remaining_usd, resets_at (the budget period, else this UTC month)', { type: 'string', enum: ['spend'] });
 
@@ -222,13 +224,14 @@ const SCHEMAS: Json = {
       models: { type: ['array', 'null'], items: { type: 'string' } },
     },
   },
-  Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] }, ...CACHE_FIELDS } },
+  Plan: { type: 'object', properties: { name: { type: 'string' }, rpm: { type: ['integer', 'null'] }, tpm: { type: ['integer', 'null'] }, ...CACHE_FIELDS, ...GUARDRAILS_FIELD } },
   ...RESPONSES_SCHEMAS,
   ...EMBEDDING_SCHEMAS,
   ...MODEL_RECORD_SCHEMAS,
   ...DASHBOARD_SCHEMAS,
   ...REQUEST_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
+  ...GUARDRAIL_SCHEMAS,
   ...CHAT_ANSWER_SCHEMAS,
 };
 

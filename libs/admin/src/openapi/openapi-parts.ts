@@ -16,7 +16,7 @@ export const pathParam = (name: string, description: string): Json => ({ name, i
 export const queryParam = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'query', required: false, description, schema });
 
 export const ERRORS: Json = {
-  '400': json(ref('OpenAIError'), 'Invalid request: the message names the field (in the dialect of the route)'),
+  '400': json(ref('OpenAIError'), 'Invalid request: the message names the field (in the dialect of the route); or `guardrail_violation`: a guardrail blocked the prompt or the answer'),
   '401': json(ref('OpenAIError'), 'Missing, unknown, revoked or expired key'),
   '402': json(ref('OpenAIError'), 'A dollar budget cannot cover the request (`budget_exceeded`)'),
   '403': json(ref('OpenAIError'), 'The key may not use this model'),

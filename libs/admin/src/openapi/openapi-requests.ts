@@ -36,6 +36,7 @@ export const REQUEST_SCHEMAS: Json = {
       streamed: { type: 'boolean' },
       attempts: count,
       route: { ...text, description: "rosetta/auto's decision, as in x-rosetta-route" },
+      guardrails: { type: ['array', 'null'], items: ref('GuardrailVerdict'), description: 'What the guardrails found and did; null when no check found anything' },
     },
   },
 };

@@ -10,6 +10,7 @@ const CODES: Partial<Record<GatewayError['type'], string>> = {
   rate_limit_error: 'rate_limit_exceeded',
   invalid_request_error: 'invalid_request',
   overloaded_error: 'server_is_overloaded',
+  guardrail_violation: 'guardrail_violation',
 };
 
 export function errorCode(error: GatewayError): string {

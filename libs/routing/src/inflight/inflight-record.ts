@@ -44,6 +44,8 @@ export function interruptedRow(draft: UsageDraft, plan: RoutePlan, promptTokens:
     costUsd: roundUsd(reservedUsd),
     cache: draft.cache ?? null,
     savedUsd: null,
+    // Not kept in the reservation's record: a recovered row is the request's cost, not its verdicts.
+    guardrails: null,
     latencyMs: 0,
     ttftMs: null,
     streamed: draft.streamed,
@@ -108,7 +110,8 @@ export function decodeRecord(text: string, recoveredAt: number): InflightRecord 
   const createdAt = new Date(startedAt);
   // An interrupted row's latency is the time until it was recovered; a recorded row keeps its own.
   if (row['errorType'] === INTERRUPTED) row['latencyMs'] = Math.max(0, recoveredAt - startedAt);
-  return { row: { ...(row as unknown as UsageRow), createdAt }, hold: holdOf(parsed[FIELDS.length + 2]) };
+  // Verdicts are not kept in the record (a row's cost is what recovery must not lose): none.
+  return { row: { ...(row as unknown as UsageRow), guardrails: null, createdAt }, hold: holdOf(parsed[FIELDS.length + 2]) };
 }
 
 function holdOf(value: unknown): HoldRef | undefined {
