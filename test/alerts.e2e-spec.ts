@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
@@ -35,6 +36,7 @@ describe('alerts by webhook, once per event across two replicas', () => {
       CIRCUIT_BREAKER_FAILURES: '2',
       CIRCUIT_BREAKER_COOLDOWN_MS: '1000',
       ALERTS_SPEND_DAILY_PERIOD_MS: '4000',
+      ALERTS_GUARDRAIL_BLOCKED_PER_HOUR: '3',
     });
   });
 
@@ -235,6 +237,42 @@ describe('alerts by webhook, once per event across two replicas', () => {
     });
     expect(closed).toMatchObject({ id: `provider.circuit_closed:openai:${open!.data.opening}`, data: { provider: 'openai', opening: open!.data.opening, closed_at: expect.any(String) } });
     for (const hook of hooks) expect(signatureValid(secret, hook.raw, hook.headers['x-rosetta-signature'])).toBe(true);
+  });
+
+  it('a guardrail blocking more than ALERTS_GUARDRAIL_BLOCKED_PER_HOUR requests an hour on two replicas gives one guardrail.blocked', async () => {
+    // The count is per check and UTC hour in Redis: start in an hour with room for the test, from zero.
+    const hourMs = 3_600_000;
+    const untilNextHour = hourMs - (Date.now() % hourMs);
+    if (untilNextHour < 60_000) await new Promise((resolve) => setTimeout(resolve, untilNextHour + 100));
+    const hour = Math.floor(Date.now() / hourMs) * hourMs;
+    const redis = new Redis(TEST_REDIS_URL);
+    await redis.del(`rosetta:alerts:guardrail:{secrets}:${hour}`);
+    await redis.quit();
+    await addWebhook('/guardrail', ['guardrail.blocked']);
+    const key = await adminCall(a(), 'POST', '/admin/keys', { name: 'leaky', plan: 'enterprise', guardrails: [{ check: 'secrets', on: 'input', action: 'block' }] });
+    expect(key.status).toBe(201);
+    const clients = replicas.ports.map((_, i) => new OpenAI({ apiKey: key.body.key, baseURL: `${replicas.at(i).url}/v1`, maxRetries: 0 }));
+    const refusals = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        clients[i % 2]!.chat.completions.create({ model: 'rosetta/gpt-4o-mini', messages: [{ role: 'user', content: `deploy with AKIAIOSFODNN7EXAMPL${i}` }] }).then(
+          () => 'answered',
+          (error: unknown) => (error instanceof OpenAI.APIError ? `${error.status} ${(error.error as { type?: string } | undefined)?.type}` : String(error)),
+        ),
+      ),
+    );
+    expect(refusals).toEqual(Array.from({ length: 6 }, () => '400 guardrail_violation'));
+    await receiver.until((hooks) => delivered(hooksAt('/guardrail', hooks)).length >= 1, 'the guardrail alert');
+    await outboxSettled();
+    const hooks = hooksAt('/guardrail');
+    expect(hooks).toHaveLength(1);
+    expect(signatureValid(secret, hooks[0]!.raw, hooks[0]!.headers['x-rosetta-signature'])).toBe(true);
+    const hourStart = new Date(hour).toISOString();
+    expect(hooks[0]!.body).toEqual({
+      event: 'guardrail.blocked',
+      text: `Guardrail 'secrets' has blocked more than 3 requests in the hour from ${hourStart}.`,
+      data: { check: 'secrets', blocked: 4, threshold: 3, hour_start: hourStart, key_id: key.body.id, team_id: null },
+      id: `guardrail.blocked:secrets:${hourStart}`,
+    });
   });
 
   it('spend.daily summarises each closed period once across replicas, from the ledger', async () => {

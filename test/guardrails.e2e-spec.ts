@@ -21,7 +21,7 @@ describe('guardrails', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     db = await createTestDatabase();
-    gateway = await startGateway({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' });
+    gateway = await startGateway({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
   });
 
   afterAll(async () => {
@@ -145,7 +145,7 @@ describe('guardrails', () => {
     const checks = [
       { check: 'pii', on: 'both', action: 'redact', kinds: ['email', 'card'] },
       { check: 'regex', on: 'input', action: 'block', patterns: [{ pattern: 'PRJ-\\d{1,8}', name: 'ticket' }], ignore_case: true },
-      { check: 'webhook', on: 'input', action: 'block', url: 'https://user:pw@dlp.example/check?token=s3cret', timeout_ms: 500, fail: 'open' },
+      { check: 'webhook', on: 'input', action: 'block', url: 'http://127.0.0.1:9/check?token=s3cret', timeout_ms: 500, fail: 'open' },
     ];
 
     it('stores, shows and removes guardrails on plans, teams and keys', async () => {
@@ -160,13 +160,20 @@ describe('guardrails', () => {
       expect((await adminCall(gateway, 'GET', `/admin/keys/${key.id}`)).body.guardrails).toEqual([{ check: 'secrets', on: 'input', action: 'log' }]);
     });
 
-    it('audits a change without the webhook URL credentials', async () => {
+    it('audits a change without the webhook URL query values', async () => {
       const key = await createKey(gateway, 'pro', { guardrails: checks });
       const audit = await adminCall(gateway, 'GET', `/admin/audit?action=key.create&target=${key.id}`);
       const details = JSON.stringify(audit.body.data[0].details);
-      expect(details).toContain('dlp.example/check');
+      expect(details).toContain('127.0.0.1:9/check');
       expect(details).not.toContain('s3cret');
-      expect(details).not.toContain('user:pw');
+    });
+
+    it("refuses a webhook check's URL the SSRF guard refuses (private, credentials, metadata) when it is saved, naming it", async () => {
+      const urls = ['https://10.0.0.7/check', 'https://user:pw@127.0.0.1/check', 'http://169.254.169.254/latest', 'https://localhost/check'];
+      for (const url of urls) {
+        const refused = await adminCall(gateway, 'POST', '/admin/keys', { name: 'ssrf', plan: 'pro', guardrails: [checks[0], { check: 'webhook', on: 'input', action: 'block', url }] });
+        expect({ url, status: refused.status, param: refused.body.error?.param }).toEqual({ url, status: 400, param: 'guardrails[1].url' });
+      }
     });
 
     it('refuses a bad policy with a 400 naming the field path, never echoing the value', async () => {

@@ -10,7 +10,7 @@ import { UsageReportRepository, UsageRepository, usdString } from '@rosetta/usag
 import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
-import { guardrailsOf } from './guardrails-field';
+import { GuardrailsField } from './guardrails-field';
 
 export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
   return {
@@ -63,6 +63,7 @@ export class AdminKeysController {
     private readonly usage: UsageRepository,
     private readonly reports: UsageReportRepository,
     private readonly semantic: SemanticIndexService,
+    private readonly guardrailsField: GuardrailsField,
   ) {}
 
   @Post()
@@ -152,7 +153,7 @@ export class AdminKeysController {
       models: models ? [...new Set(models)] : models,
       cache: cacheSettingsOf(dto.cache),
       promptCache: dto.prompt_cache as PromptCacheMode | null | undefined,
-      guardrails: guardrailsOf(dto.guardrails),
+      guardrails: await this.guardrailsField.parse(dto.guardrails),
     };
   }
 

@@ -8,7 +8,7 @@ import { validateBody } from '@rosetta/platform';
 import { UpdatePlanDto, UpsertPlanDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
-import { guardrailsOf } from './guardrails-field';
+import { GuardrailsField } from './guardrails-field';
 
 interface StatusSetter {
   status(code: number): unknown;
@@ -33,6 +33,7 @@ export class AdminPlansController {
     private readonly repository: PlanRepository,
     private readonly cache: PlanCacheService,
     private readonly semantic: SemanticIndexService,
+    private readonly guardrailsField: GuardrailsField,
   ) {}
 
   @Get()
@@ -57,7 +58,7 @@ export class AdminPlansController {
     this.semantic.check(dto.cache);
     auditChange(dto);
     const caching = { cache: cacheSettingsOf(dto.cache) ?? null, promptCache: (dto.prompt_cache ?? null) as PromptCacheMode | null };
-    const guardrails = guardrailsOf(dto.guardrails) ?? null;
+    const guardrails = (await this.guardrailsField.parse(dto.guardrails)) ?? null;
     const { plan, created } = await this.repository.upsert({ name, rpm: dto.rpm, tpm: dto.tpm, ...caching, guardrails });
     await this.cache.changed(name);
     res.status(created ? 201 : 200);
@@ -71,7 +72,7 @@ export class AdminPlansController {
     const dto = validateBody(UpdatePlanDto, body, { rejectUnknown: true });
     this.semantic.check(dto.cache);
     auditChange(dto);
-    const guardrails = guardrailsOf(dto.guardrails);
+    const guardrails = await this.guardrailsField.parse(dto.guardrails);
     if (dto.rpm === undefined && dto.tpm === undefined && dto.cache === undefined && dto.prompt_cache === undefined && guardrails === undefined) {
       throw GatewayError.invalidRequest("Nothing to change: give 'rpm' and/or 'tpm' (a whole number, or null for unlimited), 'cache', 'prompt_cache' or 'guardrails'");
     }

@@ -9,7 +9,7 @@ import { budgetOf, checkInclude, monthStart } from './admin-keys.controller';
 import { CreateTeamDto, UpdateTeamDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
-import { guardrailsOf } from './guardrails-field';
+import { GuardrailsField } from './guardrails-field';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,6 +36,7 @@ export class AdminTeamsController {
     private readonly cache: TeamCacheService,
     private readonly budgets: BudgetService,
     private readonly usage: UsageReportRepository,
+    private readonly guardrailsField: GuardrailsField,
   ) {}
 
   @Post()
@@ -44,7 +45,7 @@ export class AdminTeamsController {
   async create(@Body() body: unknown): Promise<Record<string, unknown>> {
     const dto = validateBody(CreateTeamDto, body);
     auditChange(dto);
-    const guardrails = guardrailsOf(dto.guardrails) ?? null;
+    const guardrails = (await this.guardrailsField.parse(dto.guardrails)) ?? null;
     if (await this.repository.findByName(dto.name)) throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
     const team = await this.repository.insert({ name: dto.name, budget: budgetOf(dto.budget_usd, dto.budget_period) ?? null, guardrails });
     await this.cache.changed(team.id);
@@ -79,7 +80,7 @@ export class AdminTeamsController {
     const current = await this.find(id);
     const dto = validateBody(UpdateTeamDto, body);
     auditChange(dto);
-    const guardrails = guardrailsOf(dto.guardrails);
+    const guardrails = await this.guardrailsField.parse(dto.guardrails);
     if (dto.name !== undefined && dto.name !== current.name && (await this.repository.findByName(dto.name))) {
       throw new GatewayError('invalid_request_error', `A team named '${dto.name}' exists already`, { status: 409, param: 'name' });
     }

@@ -26,6 +26,7 @@ import { AdminSessionController } from './session/admin-session.controller';
 import { AdminSessionsController } from './session/admin-sessions.controller';
 import { OidcService } from './session/oidc.service';
 import { SettingRepository } from './setting.repository';
+import { GuardrailsField } from './guardrails-field';
 
 @Module({
   imports: [AuthModule, LimitsModule, RegistryModule, BudgetModule, EndpointHealthModule, DialectsModule, CacheModule],
@@ -44,6 +45,6 @@ import { SettingRepository } from './setting.repository';
     OpenApiController,
     DashboardController,
   ],
-  providers: [SettingRepository, AdminTokenService, AdminGuard, AuditRepository, AuditService, AuditInterceptor, OidcService, AdminAuthThrottle],
+  providers: [SettingRepository, GuardrailsField, AdminTokenService, AdminGuard, AuditRepository, AuditService, AuditInterceptor, OidcService, AdminAuthThrottle],
 })
 export class AdminModule {}

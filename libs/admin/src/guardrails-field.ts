@@ -1,6 +1,8 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { GatewayError } from '@rosetta/canonical';
 import { describeIssue, parseGuardrailPolicy, presentGuardrails, type GuardrailCheck } from '@rosetta/guardrails';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@rosetta/platform';
+import { isStorableText, ROSETTA_CONFIG, UNSTORABLE_TEXT_MESSAGE, type RosettaConfig } from '@rosetta/platform';
+import { vetWebhookUrl } from '@rosetta/routing';
 
 /**
  * `guardrails` on a plan, team or key (ARCHITECTURE §9): undefined leaves it, null (or an empty
@@ -36,4 +38,23 @@ function unstorablePath(value: unknown, path: string): string | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * `guardrailsOf`, and each webhook check's URL through the SSRF guard (WEBHOOK_ALLOW_HOSTS) when
+ * it is saved: a private or loopback address is refused then, naming `guardrails[i].url`, not
+ * found later as a check that is always unavailable. The data plane vets it again at each call
+ * (DNS can change), pinned against rebinding.
+ */
+@Injectable()
+export class GuardrailsField {
+  constructor(@Inject(ROSETTA_CONFIG) private readonly config: RosettaConfig) {}
+
+  async parse(value: unknown, param = 'guardrails'): Promise<GuardrailCheck[] | null | undefined> {
+    const checks = guardrailsOf(value, param);
+    for (const [i, check] of (checks ?? []).entries()) {
+      if (check.check === 'webhook') await vetWebhookUrl(check.url, this.config.webhookAllowHosts, `${param}[${i}].url`);
+    }
+    return checks;
+  }
 }

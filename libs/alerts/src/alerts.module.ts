@@ -7,6 +7,7 @@ import { ALERTS_CONFIG, alertsConfigFromEnv } from './alerts-config';
 import { AlertsService } from './alerts.service';
 import { BudgetAlertsService } from './budget-alerts.service';
 import { CircuitAlertsService } from './circuit-alerts.service';
+import { GUARDRAIL_BLOCK_ALERTS } from './guardrail-block-alerts';
 import { SpendDailyService } from './spend-daily.service';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksService } from './webhooks.service';
@@ -30,7 +31,8 @@ import { WebhooksService } from './webhooks.service';
     BudgetAlertsService,
     CircuitAlertsService,
     SpendDailyService,
+    GUARDRAIL_BLOCK_ALERTS,
   ],
-  exports: [AlertsService, WebhooksService, ALERTS_CONFIG],
+  exports: [AlertsService, WebhooksService, ALERTS_CONFIG, GUARDRAIL_BLOCK_ALERTS],
 })
 export class AlertsModule {}
