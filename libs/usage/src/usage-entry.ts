@@ -1,4 +1,5 @@
 import { SERVER_SHUTDOWN, type DialectId, type GatewayError, type Usage } from '@rosetta/canonical';
+import type { Attribution } from './attribution/attribution';
 
 /** USD per token as decimal strings, the registry's pricing convention. */
 export interface TokenPricing {
@@ -56,6 +57,8 @@ export class UsageDraft {
   cache?: 'hit' | 'miss';
   /** A hit: what the call it saved cost. */
   savedUsd?: number;
+  /** The end user and tags the request was attributed to (decision 0033). */
+  attribution?: Attribution;
   /** The model and prices of the attempt that went out last, for a request that never got an answer. */
   private attemptedModel?: string;
   private attemptedPricing?: TokenPricing;
@@ -90,6 +93,11 @@ export class UsageDraft {
     this.servedModel = model;
     this.provider = provider;
     if (pricing !== undefined) this.pricing = pricing;
+  }
+
+  /** Who the request was for and its tags, before anything can refuse it: every row carries them. */
+  attributed(attribution: Attribution): void {
+    if (attribution.endUser !== undefined || attribution.tags !== undefined) this.attribution = attribution;
   }
 
   /** The usage the upstream reported (ignored when it reported none). */
@@ -195,6 +203,9 @@ export interface UsageRow {
   attempts: number;
   route: string | null;
   createdAt: Date;
+  /** Who the request was for (decision 0033); absent on rows from before attribution (recovered from an older replica). */
+  endUser?: string | null;
+  tags?: string[] | null;
 }
 
 /**
@@ -281,5 +292,9 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     createdAt: new Date(draft.startedAt),
   };
   if (cost.uncharged !== undefined) row.unchargedUsd = cost.uncharged;
+  if (draft.attribution) {
+    row.endUser = draft.attribution.endUser ?? null;
+    row.tags = draft.attribution.tags ?? null;
+  }
   return row;
 }

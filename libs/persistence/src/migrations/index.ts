@@ -19,6 +19,7 @@ import { ProviderPlatform1733520000000 } from './1733520000000-provider-platform
 import { ResponseCache1733600000000 } from './1733600000000-response-cache';
 import { LedgerPartitions1733700000000 } from './1733700000000-ledger-partitions';
 import { LedgerDailyRollup1733710000000 } from './1733710000000-ledger-daily-rollup';
+import { Attribution1733810000000 } from './1733810000000-attribution';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
 export const MIGRATIONS = [
@@ -26,5 +27,5 @@ export const MIGRATIONS = [
   LedgerCoveringIndexes1732860000000, ProviderProtocolOpen1732900000000, EmbeddingModels1732950000000, StoredAnswers1733000000000, DashboardSessionsAudit1733100000000,
   StoredAnswersJson1733200000000, StoredAnswersChain1733250000000, ModelRouterPrior1733300000000, LedgerListIndexes1733400000000,
   AdminSessionTokenBinding1733460000000, LedgerSetAside1733510000000, ProviderPlatform1733520000000,
-  ResponseCache1733600000000, LedgerPartitions1733700000000, LedgerDailyRollup1733710000000,
+  ResponseCache1733600000000, LedgerPartitions1733700000000, LedgerDailyRollup1733710000000, Attribution1733810000000,
 ];
