@@ -68,6 +68,7 @@ const KEY_FIELDS: Record<string, Option> = {
   'expires-at': { type: 'string', arg: '<ISO date-time|null>', help: 'when the key stops working, e.g. 2027-01-01T00:00:00Z' },
   'budget-usd': { type: 'string', arg: '<USD|null>', help: 'dollar budget, e.g. 25 or 0.5 (with --budget-period)' },
   'budget-period': { type: 'string', arg: '<day|month|total>', help: 'what the budget covers: a UTC day, a UTC month, or all time' },
+  'end-user-budget-usd': { type: 'string', arg: '<USD|null>', help: "each end user's dollar budget over --budget-period (end user: x-rosetta-end-user or the dialect's user field)" },
   models: { type: 'string', arg: '<id,id,...|null>', help: 'the only models the key may call, comma separated' },
   ...cacheOptions("inherits the plan's (the key's setting wins over its plan's)"),
 };

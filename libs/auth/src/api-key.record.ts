@@ -24,6 +24,8 @@ export interface ApiKeyRecord {
   /** The team the key's spend is also charged to. */
   teamId: string | null;
   budget: Budget | null;
+  /** What each end user of the key may spend per period (decision 0033); its period is the key's budget_period. */
+  endUserBudget: Budget | null;
   /** The models this key may call (public ids); null: every model. */
   models: string[] | null;
   /** The response cache for this key (null: as its plan). */
@@ -51,6 +53,7 @@ export interface KeyChange {
   expiresAt?: Date | null;
   teamId?: string | null;
   budget?: Budget | null;
+  endUserBudget?: Budget | null;
   models?: string[] | null;
   cache?: ResponseCacheSettings | null;
   promptCache?: PromptCacheMode | null;
@@ -67,6 +70,7 @@ export interface NewApiKey {
   routeKnob: number | null;
   teamId?: string | null;
   budget?: Budget | null;
+  endUserBudget?: Budget | null;
   models?: string[] | null;
   cache?: ResponseCacheSettings | null;
   promptCache?: PromptCacheMode | null;

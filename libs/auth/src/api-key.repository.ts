@@ -3,7 +3,7 @@ import { DataSource, type Repository } from 'typeorm';
 import { managerOf } from '@rosetta/persistence';
 import { ApiKeyEntity } from './api-key.entity';
 import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
-import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
+import type { ApiKeyRecord, Budget, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
 @Injectable()
@@ -16,7 +16,7 @@ export class ApiKeyRepository {
   }
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const { budget, cache, ...rest } = key;
+    const { budget, endUserBudget, cache, ...rest } = key;
     const entity = this.repo.create({
       ...rest,
       cache: presentCacheSettings(cache ?? null),
@@ -24,7 +24,8 @@ export class ApiKeyRepository {
       teamId: key.teamId ?? null,
       models: key.models ?? null,
       budgetUsd: budget ? String(budget.usd) : null,
-      budgetPeriod: budget?.period ?? null,
+      endUserBudgetUsd: endUserBudget ? String(endUserBudget.usd) : null,
+      budgetPeriod: budget?.period ?? endUserBudget?.period ?? null,
       createdAt: new Date(),
       revokedAt: null,
       lastUsedAt: null,
@@ -61,9 +62,11 @@ export class ApiKeyRepository {
     if (change.models !== undefined) set.models = change.models;
     if (change.cache !== undefined) set.cache = presentCacheSettings(change.cache);
     if (change.promptCache !== undefined) set.promptCache = change.promptCache;
-    if (change.budget !== undefined) {
+    if (change.budget !== undefined || change.endUserBudget !== undefined) {
+      // Changed together (keyBudgetsOf): both amounts, and the period they share.
       set.budgetUsd = change.budget ? String(change.budget.usd) : null;
-      set.budgetPeriod = change.budget?.period ?? null;
+      set.endUserBudgetUsd = change.endUserBudget ? String(change.endUserBudget.usd) : null;
+      set.budgetPeriod = change.budget?.period ?? change.endUserBudget?.period ?? null;
     }
     if (Object.keys(set).length > 0) await this.repo.update({ id }, set);
     return this.findById(id);
@@ -91,6 +94,10 @@ export class ApiKeyRepository {
   }
 }
 
+function budgetOf(usd: string | null | undefined, period: string | null): Budget | null {
+  return usd !== null && usd !== undefined && period ? { usd: Number(usd), period: period as BudgetPeriod } : null;
+}
+
 function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
   return {
     id: entity.id,
@@ -101,7 +108,8 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
     tpm: entity.tpm,
     routeKnob: entity.routeKnob,
     teamId: entity.teamId ?? null,
-    budget: entity.budgetUsd !== null && entity.budgetUsd !== undefined && entity.budgetPeriod ? { usd: Number(entity.budgetUsd), period: entity.budgetPeriod as BudgetPeriod } : null,
+    budget: budgetOf(entity.budgetUsd, entity.budgetPeriod),
+    endUserBudget: budgetOf(entity.endUserBudgetUsd, entity.budgetPeriod),
     models: entity.models ?? null,
     cache: cacheSettingsFromColumn(entity.cache),
     promptCache: promptCacheFromColumn(entity.promptCache),
