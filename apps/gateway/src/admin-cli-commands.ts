@@ -190,7 +190,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'usage',
     summary: 'requests, errors, tokens, cost, cache hits and dollars saved from the ledger (default: the last 7 days by day, key and model)',
     options: {
-      'group-by': { type: 'string', arg: '<key,team,model,provider,day,hour>', help: 'one or more of key, team, model, provider, day, hour, comma separated' },
+      'group-by': { type: 'string', arg: '<key,team,model,provider,day,hour,end_user|tag>', help: 'one or more of key, team, model, provider, day, hour, and end_user or tag, comma separated' },
       from: { type: 'string', arg: '<date>', help: 'start (inclusive): 2026-11-01 or 2026-11-01T08:00:00Z' },
       to: { type: 'string', arg: '<date>', help: 'end (exclusive; a date alone includes that day)' },
       key: { type: 'string', arg: '<key-id>', help: 'only this key' },
