@@ -26,7 +26,7 @@ async function exercise({ joint }: AdmissionReplica, key: ApiKeyRecord): Promise
   }
   const refused = await refusal(joint.admit(key, REQUEST, () => 0.4, undefined, 'alice'));
   expect({ status: refused.status, type: refused.type, param: refused.param }).toEqual({ status: 402, type: 'budget_exceeded', param: 'key.end_user_budget' });
-  expect(refused.message).toBe(`Budget exceeded: end user "alice" of key 'metered-key' has used $0.8000 of its $1.0000 total end-user budget and this request may cost up to $0.4000; it does not reset`);
+  expect(refused.message).toBe(`Budget exceeded: end user "alice" of key 'metered-key' has used $0.8000 of its $1.00 total end-user budget and this request may cost up to $0.4000; it does not reset`);
 }
 
 describe('end-user budgets (decision 0033)', () => {

@@ -19,7 +19,7 @@ describe('optionalEndUser', () => {
   });
 
   it('refuses a wrong type, an overlong value, control characters and broken Unicode, naming the field', () => {
-    expect(refusal(() => optionalEndUser({ user_id: 7 }, 'user_id', 'metadata'))).toEqual({ param: 'metadata.user_id', message: "Invalid 'metadata.user_id': must be a string (the end user the request is for)" });
+    expect(refusal(() => optionalEndUser({ user_id: 7 }, 'user_id', 'metadata'))).toEqual({ param: 'metadata.user_id', message: "Invalid 'metadata.user_id': must be a string" });
     expect(refusal(() => optionalEndUser({ user: 'x'.repeat(257) }, 'user'))).toEqual({ param: 'user', message: "Invalid 'user': must be at most 256 characters, got 257" });
     expect(optionalEndUser({ user: 'x'.repeat(256) }, 'user')).toBe('x'.repeat(256));
     expect(refusal(() => optionalEndUser({ user: 'a\nb' }, 'user'))).toEqual({ param: 'user', message: "Invalid 'user': must not contain control characters" });

@@ -18,14 +18,20 @@ export const TAG_MAX_LENGTH = 64;
 const TAG = /^[A-Za-z0-9_.:/=@+-]+$/;
 const TAG_RULE = `at most ${MAX_TAGS} tags of 1 to ${TAG_MAX_LENGTH} characters each (letters, digits and _ - . : / = @ +)`;
 /** C0 and C1 control characters, DEL included: no end user needs them, and logs and CSVs must not get them. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
 /** A UTF-16 surrogate without its partner: not text, and PostgreSQL refuses it. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** What is wrong with `value` as an end user, or undefined. */
 export function endUserProblem(value: string): string | undefined {
   if (value.length > END_USER_MAX_LENGTH) return `must be at most ${END_USER_MAX_LENGTH} characters, got ${value.length}`;
-  if (CONTROL.test(value)) return 'must not contain control characters';
+  if (hasControlCharacter(value)) return 'must not contain control characters';
   if (LONE_SURROGATE.test(value)) return 'must be valid Unicode text';
   return undefined;
 }
@@ -38,7 +44,7 @@ export function optionalEndUser(record: JsonObject, key: string, parent = ''): s
   const value = record[key];
   if (isAbsent(value)) return undefined;
   const path = fieldPath(parent, key);
-  if (typeof value !== 'string') throw invalidField(path, 'must be a string (the end user the request is for)');
+  if (typeof value !== 'string') throw invalidField(path, 'must be a string');
   const problem = endUserProblem(value);
   if (problem) throw invalidField(path, problem);
   const trimmed = value.trim();
