@@ -25,7 +25,8 @@ describe('attribution: end user, tags and end-user budgets', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, ANTHROPIC_BASE_URL: sim.url, GEMINI_BASE_URL: sim.url, ...OPERATOR_KEYS };
+    // One worker each: two replicas are what the budget check needs, and the machine is shared.
+    const env = { WORKERS: '1', DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, ANTHROPIC_BASE_URL: sim.url, GEMINI_BASE_URL: sim.url, ...OPERATOR_KEYS };
     [a, b] = await Promise.all([startGateway(env), startGateway(env)]);
     key = await createKey(a, 'enterprise');
   });
@@ -38,7 +39,7 @@ describe('attribution: end user, tags and end-user budgets', () => {
 
   const openai = () => new OpenAI({ apiKey: key.key, baseURL: `${a.url}/v1`, maxRetries: 0 });
   const anthropic = () => new Anthropic({ apiKey: key.key, baseURL: a.url, maxRetries: 0 });
-  const genai = () => new GoogleGenAI({ apiKey: key.key, httpOptions: { baseUrl: a.url } });
+  const genai = () => new GoogleGenAI({ apiKey: key.key, httpOptions: { baseUrl: a.url, fetch: (input, init) => fetch(input, init) } });
 
   /** The key's ledger rows for one end user (the admin API flushes replica a's batch first). */
   async function rowsFor(endUser: string, count = 1): Promise<Array<Record<string, any>>> {
