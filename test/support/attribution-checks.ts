@@ -7,10 +7,10 @@ import { query, TEST_REDIS_URL } from './services';
 
 const END_USERS = ['eu-0', 'eu-1', 'eu-2'];
 
-/** The Redis counter of one end user's `total` budget on a key without a team (BudgetService's naming). */
-function counterKey(keyId: string, endUser: string): string {
+/** The Redis counter of one end user's budget on a key without a team (BudgetService's naming); `window` `total` or `d2026-11-29`. */
+export function endUserCounterKey(keyId: string, endUser: string, window = 'total'): string {
   const digest = createHash('sha256').update(endUser).digest('base64url').slice(0, 32);
-  return `rosetta:budget:{k:${keyId}}:end_user:${keyId}:${digest}:total`;
+  return `rosetta:budget:{k:${keyId}}:end_user:${keyId}:${digest}:${window}`;
 }
 
 /** Each end user's answered rows and spend on the ledger, once `answered` rows of the key are there. */
@@ -68,7 +68,7 @@ export async function endUserBudgetHolds({ a, b, sim, db }: TwoReplicas, budget:
       const spent = ledger.get(endUser)!;
       expect(spent.n).toBeGreaterThan(0);
       expect(spent.spent).toBeLessThanOrEqual(budget);
-      const counter = await redis.hmget(counterKey(id, endUser), 'spent', 'held');
+      const counter = await redis.hmget(endUserCounterKey(id, endUser), 'spent', 'held');
       expect({ spent: Number(counter[0]), held: Number(counter[1]) }).toEqual({ spent: spent.nanos, held: 0 });
     }
   } finally {

@@ -76,6 +76,13 @@ describe('end-user budgets (decision 0033)', () => {
     await exercise(replica(null, prefix), endUserKey());
   });
 
+  it('a key without an end-user budget has no end-user scope whatever the request says: no counter, no Redis work', () => {
+    const { budgets } = replica(null, prefix);
+    expect(budgets.scopesFor(keyRecord(), 'alice')).toEqual([]);
+    expect(budgets.prepare(keyRecord(), 0.1, Date.now(), false, 'alice')).toBeUndefined();
+    expect(budgets.scopesFor(keyRecord({ budget: { usd: 1, period: 'day' } }), 'alice').map((s) => s.kind)).toEqual(['key']);
+  });
+
   it('an end user is any text: its counter is named by a digest, never the text', () => {
     const { budgets } = replica(null, prefix);
     const key = endUserKey();
