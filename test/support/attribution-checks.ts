@@ -13,18 +13,26 @@ export function endUserCounterKey(keyId: string, endUser: string, window = 'tota
   return `rosetta:budget:{k:${keyId}}:end_user:${keyId}:${digest}:${window}`;
 }
 
-/** Each end user's answered rows and spend on the ledger, once `answered` rows of the key are there. */
-async function ledgerByEndUser(db: { url: string }, keyId: string, answered: number): Promise<Map<string, { n: number; spent: number; nanos: number }>> {
+interface EndUserLedger {
+  n: number;
+  refused: number;
+  spent: number;
+  nanos: number;
+}
+
+/** Each end user's answered and refused rows and spend on the ledger, once `answered` and `refused` rows of the key are there. */
+async function ledgerByEndUser(db: { url: string }, keyId: string, answered: number, refused: number): Promise<Map<string, EndUserLedger>> {
   for (let i = 0; ; i++) {
-    const rows = await query<{ end_user: string; n: number; spent: string; nanos: string }>(
+    const rows = await query<{ end_user: string; n: number; refused: number; spent: string; nanos: string }>(
       db.url,
-      `SELECT end_user, count(*) FILTER (WHERE status = 200)::int AS n, coalesce(sum(cost_usd), 0)::text AS spent,
-              coalesce(sum(ceil(cost_usd * 1000000000)), 0)::text AS nanos
+      `SELECT end_user, count(*) FILTER (WHERE status = 200)::int AS n, count(*) FILTER (WHERE status = 402)::int AS refused,
+              coalesce(sum(cost_usd), 0)::text AS spent, coalesce(sum(ceil(cost_usd * 1000000000)), 0)::text AS nanos
          FROM request_log WHERE api_key_id = $1 GROUP BY end_user`,
       [keyId],
     );
-    if (rows.reduce((sum, row) => sum + row.n, 0) >= answered || i >= 100) {
-      return new Map(rows.map((row) => [row.end_user, { n: row.n, spent: Number(row.spent), nanos: Number(row.nanos) }]));
+    const sum = (field: 'n' | 'refused'): number => rows.reduce((total, row) => total + row[field], 0);
+    if ((sum('n') >= answered && sum('refused') >= refused) || i >= 100) {
+      return new Map(rows.map((row) => [row.end_user, { n: row.n, refused: row.refused, spent: Number(row.spent), nanos: Number(row.nanos) }]));
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -35,7 +43,7 @@ async function ledgerByEndUser(db: { url: string }, keyId: string, answered: num
  * both replicas (40 concurrent requests, then one at a time until each is refused): no end user's
  * ledger spend passes the budget, each is refused with a 402 naming the end-user budget, and each
  * end user's Redis counter equals what the ledger charged it (to the nano-dollar each charge is
- * rounded up to). A request without an end user is not held to it.
+ * rounded up to); every refusal's row names its end user. A request without an end user is not held to it.
  */
 export async function endUserBudgetHolds({ a, b, sim, db }: TwoReplicas, budget: number): Promise<{ refused: { error: Record<string, any> } }> {
   const created = await adminCall(a, 'POST', '/admin/keys', { name: 'per-user', plan: 'enterprise', end_user_budget_usd: budget, budget_period: 'total' });
@@ -48,6 +56,7 @@ export async function endUserBudgetHolds({ a, b, sim, db }: TwoReplicas, budget:
   const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => as(i, END_USERS[i % 3]!)));
   expect(burst.every((r) => r.status === 200 || r.status === 402)).toBe(true);
   let answered = burst.filter((r) => r.status === 200).length;
+  let refusals = burst.length - answered;
   let refused: { error: Record<string, any> } | undefined;
   for (const [u, endUser] of END_USERS.entries()) {
     let status = 0;
@@ -55,18 +64,23 @@ export async function endUserBudgetHolds({ a, b, sim, db }: TwoReplicas, budget:
       const response = await as(i + u, endUser);
       status = response.status;
       if (status === 200) answered++;
-      if (status === 402) refused = (await response.json()) as { error: Record<string, any> };
+      if (status === 402) {
+        refusals++;
+        refused = (await response.json()) as { error: Record<string, any> };
+      }
     }
     expect(status).toBe(402);
   }
   // Not subject to the end-user budget: a request that names no end user.
   expect((await ask(a, key, spend)).status).toBe(200);
-  const ledger = await ledgerByEndUser(db, id, answered + 1);
+  const ledger = await ledgerByEndUser(db, id, answered + 1, refusals);
   const redis = new Redis(TEST_REDIS_URL);
   try {
     for (const endUser of END_USERS) {
       const spent = ledger.get(endUser)!;
       expect(spent.n).toBeGreaterThan(0);
+      // A refusal has its row too, with the end user it was refused for.
+      expect(spent.refused).toBeGreaterThan(0);
       expect(spent.spent).toBeLessThanOrEqual(budget);
       const counter = await redis.hmget(endUserCounterKey(id, endUser), 'spent', 'held');
       expect({ spent: Number(counter[0]), held: Number(counter[1]) }).toEqual({ spent: spent.nanos, held: 0 });
