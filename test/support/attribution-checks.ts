@@ -45,7 +45,17 @@ async function ledgerByEndUser(db: { url: string }, keyId: string, answered: num
  * end user's Redis counter equals what the ledger charged it (to the nano-dollar each charge is
  * rounded up to); every refusal's row names its end user. A request without an end user is not held to it.
  */
-export async function endUserBudgetHolds({ a, b, sim, db }: TwoReplicas, budget: number): Promise<{ refused: { error: Record<string, any> } }> {
+/** What the check reads the counters with: the one Redis, or a cluster client (a counter lives on its key's master). */
+export interface CounterReader {
+  hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
+  disconnect(): void;
+}
+
+export async function endUserBudgetHolds(
+  { a, b, sim, db }: TwoReplicas,
+  budget: number,
+  reader: () => CounterReader = () => new Redis(TEST_REDIS_URL),
+): Promise<{ refused: { error: Record<string, any> } }> {
   const created = await adminCall(a, 'POST', '/admin/keys', { name: 'per-user', plan: 'enterprise', end_user_budget_usd: budget, budget_period: 'total' });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ end_user_budget_usd: String(budget), budget_usd: null, budget_period: 'total' });
@@ -74,7 +84,7 @@ export async function endUserBudgetHolds({ a, b, sim, db }: TwoReplicas, budget:
   // Not subject to the end-user budget: a request that names no end user.
   expect((await ask(a, key, spend)).status).toBe(200);
   const ledger = await ledgerByEndUser(db, id, answered + 1, refusals);
-  const redis = new Redis(TEST_REDIS_URL);
+  const redis = reader();
   try {
     for (const endUser of END_USERS) {
       const spent = ledger.get(endUser)!;
