@@ -175,7 +175,7 @@ describe('admin API: plans and usage reports', () => {
 
     it('refuses bad parameters with a 400 naming them', async () => {
       const cases: Array<[string, string, string]> = [
-        ['group_by=week', 'group_by', "Invalid 'group_by': 'week' is not one of key, team, model, provider, day, hour (several may be given, comma separated)"],
+        ['group_by=week', 'group_by', "Invalid 'group_by': 'week' is not one of key, team, model, provider, day, hour, end_user, tag (several may be given, comma separated)"],
         ['from=last-tuesday', 'from', "Invalid 'from': must be an ISO 8601 date (2026-11-24) or date-time (2026-11-24T09:30:00Z), got 'last-tuesday'"],
         ['from=2026-11-24&to=2026-11-01', 'from', "Invalid 'from': must be before 'to' (from 2026-11-24T00:00:00.000Z, to 2026-11-02T00:00:00.000Z)"],
         ['format=xml', 'format', "Invalid 'format': must be json or csv, got 'xml'"],

@@ -734,7 +734,7 @@ describe('the dashboard in a browser', () => {
       { name: 'plan', type: 'string', required: true },
       { name: 'team_id', type: 'string | null', required: false },
     ]);
-    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache', 'guardrails']);
+    expect(keyFields.map((f) => f.name)).toEqual(['name', 'plan', 'team_id', 'rpm', 'tpm', 'expires_at', 'budget_usd', 'end_user_budget_usd', 'budget_period', 'models', 'cache', 'prompt_cache', 'guardrails']);
     // Caching (issue 29): the response cache an object that opens in place, prompt caching a word;
     // guardrails (issue 31) a list of checks.
     expect(keyFields.slice(-3)).toEqual([

@@ -1,4 +1,6 @@
+import Redis from 'ioredis';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { endUserBudgetHolds } from './support/attribution-checks';
 import { ask, freeKeyGetsExactly100, keyBudgetHolds, teamBudgetHolds, tokenLimitHolds, type TwoReplicas } from './support/exactness-checks';
 import { createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 import { waitUntil } from './support/redis-servers';
@@ -14,8 +16,11 @@ function metric(text: string, series: string): number {
  * Two replicas on one database and the Redis topology `start` brings up, with a simulator, for
  * the describe block it is called in; `ready` runs once they are up (a failover, for Sentinel).
  */
-function twoReplicasOn<T extends { env: Record<string, string>; stop(): Promise<void> }>(start: () => Promise<T>, ready?: (topology: T, gateways: GatewayProcess[]) => Promise<void>): { replicas: TwoReplicas } {
-  const state = {} as { replicas: TwoReplicas };
+function twoReplicasOn<T extends { env: Record<string, string>; stop(): Promise<void> }>(
+  start: () => Promise<T>,
+  ready?: (topology: T, gateways: GatewayProcess[]) => Promise<void>,
+): { replicas: TwoReplicas; topology: T } {
+  const state = {} as { replicas: TwoReplicas; topology: T };
   let topology: T | undefined;
   let db: { url: string; drop(): Promise<void> } | undefined;
   const gateways: GatewayProcess[] = [];
@@ -23,6 +28,7 @@ function twoReplicasOn<T extends { env: Record<string, string>; stop(): Promise<
   beforeAll(async () => {
     const [sim, started, database] = await Promise.all([startSimulator(), start(), createTestDatabase()]);
     topology = started;
+    state.topology = started;
     db = database;
     const env = { DATABASE_URL: database.url, ...started.env, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000' };
     gateways.push(...(await Promise.all([startGateway(env), startGateway(env)])));
@@ -62,6 +68,11 @@ describe('limits and budgets across replicas on a Redis Cluster', () => {
 
   it('holds two keys of one team to the team budget', async () => {
     await teamBudgetHolds(on.replicas);
+  });
+
+  it("holds each end user of a key to its end-user budget: the end user's counter shares its key's slot (decision 0033)", async () => {
+    const nodes = on.topology.nodes.map(({ host, port }) => ({ host, port }));
+    await endUserBudgetHolds(on.replicas, 0.0003, () => new Redis.Cluster(nodes));
   });
 
   it('serves a response cached by one replica from the other', async () => {

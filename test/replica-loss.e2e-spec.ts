@@ -1,4 +1,6 @@
+import Redis from 'ioredis';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { endUserCounterKey } from './support/attribution-checks';
 import { ask } from './support/exactness-checks';
 import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
 import { waitUntil } from './support/redis-servers';
@@ -12,6 +14,8 @@ interface LedgerRow {
   cost_usd: string;
   streamed: boolean;
   served_model: string | null;
+  end_user: string | null;
+  tags: string[] | null;
 }
 
 /**
@@ -39,10 +43,12 @@ describe('a replica lost without warning', () => {
   });
 
   const rows = (ids: string[]) =>
-    query<LedgerRow>(db.url, 'SELECT request_id, client_request_id, status, error_type, cost_usd::text, streamed, served_model FROM request_log WHERE client_request_id = ANY($1) ORDER BY client_request_id', [ids]);
+    query<LedgerRow>(db.url, 'SELECT request_id, client_request_id, status, error_type, cost_usd::text, streamed, served_model, end_user, tags FROM request_log WHERE client_request_id = ANY($1) ORDER BY client_request_id', [ids]);
 
   it('records its in-flight requests once, as interrupted at the reserved cost, and charges their budget holds', async () => {
-    const budgeted = await adminCall(survivor, 'POST', '/admin/keys', { name: 'held', plan: 'enterprise', budget_usd: 5, budget_period: 'day' });
+    // Its end user's budget too (decision 0033): the hold's counters include the end user's.
+    const budgeted = await adminCall(survivor, 'POST', '/admin/keys', { name: 'held', plan: 'enterprise', budget_usd: 5, end_user_budget_usd: 4, budget_period: 'day' });
+    const day = `d${new Date().toISOString().slice(0, 10)}`;
     const unlimited = await createKey(survivor, 'enterprise');
     // Answered before the loss: one row as answered (written by the replica, or by the survivor
     // from the row the replica kept while its batch waited), never an interrupted one as well.
@@ -58,7 +64,7 @@ describe('a replica lost without warning', () => {
     const inFlight = [budgeted.body.key, unlimited.key, budgeted.body.key].map((key, i) =>
       fetch(`${victim.url}/v1/chat/completions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `loss-${i}` },
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `loss-${i}`, 'x-rosetta-end-user': 'eve', 'x-rosetta-tags': 'batch' },
         body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, max_tokens: 1_000, messages: [{ role: 'user', content: 'slow answer' }] }),
       }).then(
         async (res) => (res.status === 200 && (await res.text().then(() => 'whole', () => 'cut'))) || res.status,
@@ -73,11 +79,11 @@ describe('a replica lost without warning', () => {
     const ids = ['loss-0', 'loss-1', 'loss-2', 'loss-done'];
     await waitUntil('the survivor records them', async () => (await rows(ids)).length === 4, 30_000);
     const found = await rows(ids);
-    expect(found.map((r) => [r.client_request_id, r.status, r.error_type, r.streamed])).toEqual([
-      ['loss-0', 502, 'interrupted', true],
-      ['loss-1', 502, 'interrupted', true],
-      ['loss-2', 502, 'interrupted', true],
-      ['loss-done', 200, null, false],
+    expect(found.map((r) => [r.client_request_id, r.status, r.error_type, r.streamed, r.end_user, r.tags])).toEqual([
+      ['loss-0', 502, 'interrupted', true, 'eve', ['batch']],
+      ['loss-1', 502, 'interrupted', true, 'eve', ['batch']],
+      ['loss-2', 502, 'interrupted', true, 'eve', ['batch']],
+      ['loss-done', 200, null, false, null, null],
     ]);
     // The reserved cost: the most each could cost (1,000 output tokens of gpt-4o-mini and the prompt).
     for (const row of found.slice(0, 3)) expect(Number(row.cost_usd)).toBeGreaterThanOrEqual(1_000 * 0.6e-6);
@@ -87,6 +93,10 @@ describe('a replica lost without warning', () => {
     const key = await adminCall(survivor, 'GET', `/admin/keys/${budgeted.body.id}`);
     expect(Number(key.body.spend_usd)).toBeCloseTo(charged, 9);
     expect(Number(key.body.remaining_usd)).toBeCloseTo(5 - charged, 9);
+    const redis = new Redis(TEST_REDIS_URL);
+    const [spent, held] = await redis.hmget(endUserCounterKey(budgeted.body.id, 'eve', day), 'spent', 'held').finally(() => redis.disconnect());
+    expect(Number(held)).toBe(0);
+    expect(Number(spent) / 1e9).toBeCloseTo(charged, 8);
     // The survivor keeps serving, and says what it recovered.
     expect((await ask(survivor, unlimited.key)).status).toBe(200);
     expect(survivor.output()).toMatch(/recorded the in-flight requests of a replica that died/);

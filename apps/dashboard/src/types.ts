@@ -67,6 +67,8 @@ export interface Key {
   rpm: number | null;
   tpm: number | null;
   budget_usd: string | null;
+  /** Each end user's budget over budget_period. */
+  end_user_budget_usd: string | null;
   budget_period: 'day' | 'month' | 'total' | null;
   models: string[] | null;
   route_knob: number | null;
@@ -114,6 +116,8 @@ export interface UsageRow {
   team_name?: string | null;
   served_model?: string | null;
   provider?: string | null;
+  end_user?: string | null;
+  tag?: string | null;
   requests: number;
   errors: number;
   input_tokens: number;
@@ -232,6 +236,9 @@ export interface LedgerRow {
   route: string | null;
   /** What the guardrails found and did; null when nothing was found. */
   guardrails?: GuardrailVerdict[] | null;
+  /** Who the request was for (x-rosetta-end-user or the dialect's user field). */
+  end_user?: string | null;
+  tags?: string[] | null;
 }
 
 export interface LedgerPage {

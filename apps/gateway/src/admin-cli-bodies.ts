@@ -112,6 +112,7 @@ export function keyBody(values: Values): Record<string, unknown> {
     tpm: limit(values, 'tpm'),
     expires_at: nullable(values, 'expires-at'),
     budget_usd: dollars(values, 'budget-usd'),
+    end_user_budget_usd: dollars(values, 'end-user-budget-usd'),
     budget_period: nullable(values, 'budget-period'),
     models: typeof models === 'string' ? models.split(',').map((m) => m.trim()).filter(Boolean) : models,
     ...cachingBody(values, "to inherit the plan's"),

@@ -32,6 +32,11 @@ describe('admin CLI commands', () => {
       path: `/admin/keys/${ID}`,
       body: { plan: 'free', models: null, expires_at: null },
     });
+    expect(call('keys', 'update', ID, '--end-user-budget-usd', '0.5', '--budget-period', 'day')).toEqual({
+      method: 'PATCH',
+      path: `/admin/keys/${ID}`,
+      body: { end_user_budget_usd: 0.5, budget_period: 'day' },
+    });
     expect(call('keys', 'revoke', ID)).toEqual({ method: 'DELETE', path: `/admin/keys/${ID}` });
   });
 
@@ -119,7 +124,7 @@ describe('admin CLI commands', () => {
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--rpm', '1.5'], "--rpm must be a whole number, or null for unlimited; got '1.5'"],
     [['keys', 'create', '--name', 'ci', '--plan', 'pro', '--budget-usd', '$5'], "--budget-usd must be an amount of US dollars such as 25 or 0.5, or null; got '$5'"],
     [['keys', 'create', '--name'], "keys create: option '--name' needs a value"],
-    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache, --guardrails'],
+    [['keys', 'update', ID], 'keys update needs at least one of --name, --plan, --team, --rpm, --tpm, --expires-at, --budget-usd, --budget-period, --end-user-budget-usd, --models, --cache-mode, --cache-ttl, --cache-similarity, --prompt-cache, --guardrails'],
     [['keys', 'update', ID, '--cache-mode', 'fuzzy'], "--cache-mode must be off, exact or semantic, or null to inherit the plan's; got 'fuzzy'"],
     [['plans', 'update', 'free', '--cache-mode', 'on'], "--cache-mode must be off, exact or semantic, or null for off; got 'on'"],
     [['keys', 'update', ID, '--prompt-cache', 'on'], "--prompt-cache must be auto or off, or null to inherit the plan's; got 'on'"],

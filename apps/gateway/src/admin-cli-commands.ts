@@ -70,6 +70,7 @@ const KEY_FIELDS: Record<string, Option> = {
   'expires-at': { type: 'string', arg: '<ISO date-time|null>', help: 'when the key stops working, e.g. 2027-01-01T00:00:00Z' },
   'budget-usd': { type: 'string', arg: '<USD|null>', help: 'dollar budget, e.g. 25 or 0.5 (with --budget-period)' },
   'budget-period': { type: 'string', arg: '<day|month|total>', help: 'what the budget covers: a UTC day, a UTC month, or all time' },
+  'end-user-budget-usd': { type: 'string', arg: '<USD|null>', help: "each end user's dollar budget over --budget-period (end user: x-rosetta-end-user or the dialect's user field)" },
   models: { type: 'string', arg: '<id,id,...|null>', help: 'the only models the key may call, comma separated' },
   ...cacheOptions("inherits the plan's (the key's setting wins over its plan's)"),
   guardrails: GUARDRAILS,
@@ -194,7 +195,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'usage',
     summary: 'requests, errors, tokens, cost, cache hits and dollars saved from the ledger (default: the last 7 days by day, key and model)',
     options: {
-      'group-by': { type: 'string', arg: '<key,team,model,provider,day,hour>', help: 'one or more of key, team, model, provider, day, hour, comma separated' },
+      'group-by': { type: 'string', arg: '<key,team,model,provider,day,hour,end_user|tag>', help: 'one or more of key, team, model, provider, day, hour, and end_user or tag, comma separated' },
       from: { type: 'string', arg: '<date>', help: 'start (inclusive): 2026-11-01 or 2026-11-01T08:00:00Z' },
       to: { type: 'string', arg: '<date>', help: 'end (exclusive; a date alone includes that day)' },
       key: { type: 'string', arg: '<key-id>', help: 'only this key' },

@@ -21,6 +21,8 @@ const REQUEST_FILTERS: Record<string, Option> = {
   key: { type: 'string', arg: '<key-id>', help: 'only this key' },
   team: { type: 'string', arg: '<team-id>', help: 'only this team' },
   model: { type: 'string', arg: '<model>', help: 'only this model (served or requested)' },
+  'end-user': { type: 'string', arg: '<end-user>', help: 'only requests for this end user' },
+  tag: { type: 'string', arg: '<tag>', help: 'only requests with this tag' },
   status: { type: 'string', arg: '<ok|error|NNN>', help: 'only answers with this outcome or HTTP status' },
   since: { type: 'string', arg: '<date>', help: 'from (inclusive): 2026-11-01 or 2026-11-01T08:00:00Z' },
   until: { type: 'string', arg: '<date>', help: 'to (exclusive)' },
@@ -92,7 +94,7 @@ export const MORE_COMMANDS: readonly Command[] = [
     name: 'requests list',
     summary: 'recent requests from the ledger, newest first',
     options: REQUEST_FILTERS,
-    build: (values) => listing('/admin/requests', values, { limit: 'limit', before: 'before', key: 'key_id', team: 'team_id', model: 'model', status: 'status', since: 'since', until: 'until' }),
+    build: (values) => listing('/admin/requests', values, { limit: 'limit', before: 'before', key: 'key_id', team: 'team_id', model: 'model', 'end-user': 'end_user', tag: 'tag', status: 'status', since: 'since', until: 'until' }),
   },
   {
     name: 'audit list',

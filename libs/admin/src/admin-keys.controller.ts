@@ -9,6 +9,7 @@ import { RegistryService } from '@rosetta/registry';
 import { UsageReportRepository, UsageRepository, usdString } from '@rosetta/usage';
 import { CreateKeyDto, UpdateKeyDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
+import { keyBudgetsOf } from './key-budgets';
 import { auditChange, Audited, AuditInterceptor } from './audit/audit.interceptor';
 import { GuardrailsField } from './guardrails-field';
 
@@ -22,7 +23,8 @@ export function presentKey(record: ApiKeyRecord): Record<string, unknown> {
     rpm: record.rpm,
     tpm: record.tpm,
     budget_usd: record.budget ? usdString(record.budget.usd) : null,
-    budget_period: record.budget?.period ?? null,
+    end_user_budget_usd: record.endUserBudget ? usdString(record.endUserBudget.usd) : null,
+    budget_period: record.budget?.period ?? record.endUserBudget?.period ?? null,
     models: record.models,
     route_knob: record.routeKnob,
     cache: presentCacheSettings(record.cache),
@@ -82,6 +84,7 @@ export class AdminKeysController {
       expiresAt: change.expiresAt,
       teamId: change.teamId,
       budget: change.budget,
+      endUserBudget: change.endUserBudget,
       models: change.models,
       cache: change.cache,
       promptCache: change.promptCache,
@@ -149,7 +152,7 @@ export class AdminKeysController {
       routeKnob: dto.route_knob,
       expiresAt,
       teamId: dto.team_id,
-      budget: budgetOf(dto.budget_usd, dto.budget_period, current?.budget ?? null),
+      ...keyBudgetsOf(dto, current),
       models: models ? [...new Set(models)] : models,
       cache: cacheSettingsOf(dto.cache),
       promptCache: dto.prompt_cache as PromptCacheMode | null | undefined,

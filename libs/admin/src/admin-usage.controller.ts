@@ -3,10 +3,12 @@ import { Controller, Get, Param, Query, Res, StreamableFile, UseGuards } from '@
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { isGatewayRequestId, isStorableText } from '@rosetta/platform';
-import { usageCsv, usageTotals, UsageRecorderService, UsageReportRepository, UsageRepository, type UsageReportRow, type UsageTotals } from '@rosetta/usage';
+import {
+  AttributionReportRepository, usageCsv, usageTotals, UsageRecorderService, UsageReportRepository, UsageRepository, type UsageReportRow, type UsageTotals,
+} from '@rosetta/usage';
 import { AdminGuard } from './admin.guard';
 import { parseRequestListQuery, type RequestListQuery } from './request-list-query';
-import { parseUsageQuery } from './usage-query';
+import { isBaseReport, parseUsageQuery, type UsageQuery } from './usage-query';
 
 /**
  * After a miss, how long to look again while other replicas write the batches they were just asked
@@ -35,6 +37,7 @@ export class AdminUsageController {
     private readonly usage: UsageRepository,
     private readonly reports: UsageReportRepository,
     private readonly recorder: UsageRecorderService,
+    private readonly attribution: AttributionReportRepository,
   ) {}
 
   /**
@@ -96,14 +99,16 @@ export class AdminUsageController {
   }
 
   /**
-   * Totals grouped by any of key, team, model and day, with key and team names and costs as
-   * decimal strings; `format=csv` answers a CSV file with a header row. See `parseUsageQuery`.
+   * Totals grouped by any of key, team, model, provider, day and hour, and end user or tag, with key
+   * and team names and costs as decimal strings; `format=csv` answers a CSV file with a header row.
+   * See `parseUsageQuery`. By tag, `totals` are the ledger's (a request with several tags is in
+   * several rows, but counts once there).
    */
   @Get('usage')
   async report(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) res: HeaderSetter): Promise<UsageReport | string> {
     const parsed = parseUsageQuery(query);
     await this.recorder.flush();
-    const data = await this.reports.report(parsed);
+    const data = isBaseReport(parsed) ? await this.reports.report(parsed) : await this.attribution.report(parsed);
     if (parsed.format === 'csv') {
       // Named by the first and the last day it covers (`to` itself is excluded).
       const day = (date: Date): string => date.toISOString().slice(0, 10);
@@ -111,7 +116,14 @@ export class AdminUsageController {
       res.setHeader('content-disposition', `attachment; filename="rosetta-usage-${parsed.groupBy.join('-')}-${day(parsed.from)}-to-${day(new Date(parsed.to.getTime() - 1))}.csv"`);
       return usageCsv(parsed.groupBy, data);
     }
-    return { from: parsed.from.toISOString(), to: parsed.to.toISOString(), group_by: [...parsed.groupBy], data, totals: usageTotals(data) };
+    return { from: parsed.from.toISOString(), to: parsed.to.toISOString(), group_by: [...parsed.groupBy], data, totals: await this.totals(parsed, data) };
+  }
+
+  /** The rows' sums; by tag, the same range's by day instead (a request with several tags counts once). */
+  private async totals(parsed: UsageQuery, data: UsageReportRow[]): Promise<UsageTotals> {
+    if (!parsed.groupBy.includes('tag')) return usageTotals(data);
+    const { format: _format, ...filter } = parsed;
+    return usageTotals(await this.reports.report({ ...filter, groupBy: ['day'] }));
   }
 }
 

@@ -82,6 +82,14 @@ export class CreateKeyDto {
   @Max(MAX_BUDGET_USD)
   budget_usd?: number | null;
 
+  /** Each end user's budget, over the key's budget_period (decision 0033). */
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'end_user_budget_usd must be a number of US dollars' })
+  @Min(0)
+  @Max(MAX_BUDGET_USD)
+  end_user_budget_usd?: number | null;
+
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsIn(BUDGET_PERIOD_VALUES, { message: 'budget_period must be one of day, month, total' })

@@ -35,6 +35,16 @@ describe('GET /admin/requests parameters', () => {
     expect(parseRequestListQuery({ status: '429' }).status).toBe(429);
   });
 
+  it('reads the end user and one tag (decision 0033), and refuses what no request could carry', () => {
+    expect(parseRequestListQuery({ end_user: ' alice@example.com ', tag: 'env=prod' })).toEqual({ limit: 50, endUser: 'alice@example.com', tag: 'env=prod' });
+    expect(refusal({ end_user: '' }).param).toBe('end_user');
+    expect(refusal({ end_user: 'x'.repeat(257) })).toEqual({ param: 'end_user', message: "Invalid 'end_user': must be at most 256 characters, got 257" });
+    expect(refusal({ end_user: 'a\u0000' }).param).toBe('end_user');
+    expect(refusal({ tag: 'a,b' }).param).toBe('tag');
+    expect(refusal({ tag: 'has space' }).param).toBe('tag');
+    expect(refusal({ tag: ' ' }).param).toBe('tag');
+  });
+
   it('refuses what it cannot use with a 400 that names the parameter', () => {
     expect(refusal({ limit: '0' })).toEqual({ param: 'limit', message: "Invalid 'limit': must be a whole number from 1 to 200, got '0'" });
     expect(refusal({ limit: '201' }).param).toBe('limit');
@@ -47,7 +57,7 @@ describe('GET /admin/requests parameters', () => {
     expect(refusal({ since: '2026-11-02', until: '2026-11-01' }).param).toBe('since');
     expect(refusal({ model: '' }).param).toBe('model');
     expect(refusal({ limit: ['1', '2'] }).param).toBe('limit');
-    expect(refusal({ page: '2' })).toEqual({ param: 'page', message: "Unknown query parameter 'page'; use before, limit, key_id, team_id, model, status, since, until, format" });
+    expect(refusal({ page: '2' })).toEqual({ param: 'page', message: "Unknown query parameter 'page'; use before, limit, key_id, team_id, model, end_user, tag, status, since, until, format" });
   });
 
   it('asks for an export with format=ndjson, which has every matching row (no limit, no cursor)', () => {

@@ -1,4 +1,5 @@
 import { checkStoredText } from '@rosetta/platform';
+import { endUserProblem, parseTagList } from '@rosetta/protocols/common';
 import { decodeCursor, type LedgerPageFilter } from '@rosetta/usage';
 import { id, instant, invalid, single } from './usage-query';
 
@@ -7,14 +8,14 @@ export interface RequestListQuery extends LedgerPageFilter {
   format?: 'ndjson';
 }
 
-const PARAMETERS = ['before', 'limit', 'key_id', 'team_id', 'model', 'status', 'since', 'until', 'format'];
+const PARAMETERS = ['before', 'limit', 'key_id', 'team_id', 'model', 'end_user', 'tag', 'status', 'since', 'until', 'format'];
 export const REQUEST_LIST_DEFAULT_LIMIT = 50;
 export const REQUEST_LIST_MAX_LIMIT = 200;
 
 /**
  * `GET /admin/requests` parameters, checked: `limit` 1–200 (50 by default); `before` the
  * `next_cursor` of the previous page; `key_id` and `team_id` ids; `model` a requested or served
- * model id; `status` `error` (≥ 400) or an exact HTTP status; `since` (inclusive) and `until`
+ * model id; `end_user` an end user and `tag` one tag, as requests carry them (decision 0033); `status` `error` (≥ 400) or an exact HTTP status; `since` (inclusive) and `until`
  * (exclusive) ISO 8601 dates or date-times as for `GET /admin/usage`; `format` json (a page) or
  * ndjson (an export of every matching row, without `limit` or `before`). Anything else is a 400
  * naming the parameter.
@@ -46,6 +47,10 @@ export function parseRequestListQuery(query: Record<string, unknown>): RequestLi
     checkStoredText(model, 'model');
     filter.model = model.trim();
   }
+  const endUser = single(query, 'end_user');
+  if (endUser !== undefined) filter.endUser = parseEndUser(endUser);
+  const tag = single(query, 'tag');
+  if (tag !== undefined) filter.tag = parseTag(tag);
   const status = single(query, 'status');
   if (status !== undefined) filter.status = parseStatus(status);
   const sinceText = single(query, 'since');
@@ -65,6 +70,18 @@ function limit(text: string | undefined): number {
     throw invalid('limit', `Invalid 'limit': must be a whole number from 1 to ${REQUEST_LIST_MAX_LIMIT}, got '${text.slice(0, 20)}'`);
   }
   return value;
+}
+
+function parseEndUser(text: string): string {
+  const problem = text.trim() === '' ? 'must not be empty' : endUserProblem(text);
+  if (problem) throw invalid('end_user', `Invalid 'end_user': ${problem}`);
+  return text.trim();
+}
+
+function parseTag(text: string): string {
+  const tags = text.includes(',') ? undefined : parseTagList(text, 'tag');
+  if (tags?.length !== 1) throw invalid('tag', "Invalid 'tag': must be one tag (1 to 64 characters: letters, digits and _ - . : / = @ +)");
+  return tags[0]!;
 }
 
 function parseStatus(text: string): 'error' | number {

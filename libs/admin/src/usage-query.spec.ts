@@ -25,6 +25,12 @@ describe('GET /admin/usage parameters', () => {
     expect(parseUsageQuery({ group_by: 'model, day' }, NOW).groupBy).toEqual(['model', 'day']);
   });
 
+  it('groups by end user or by tag, with other dimensions, but not by both (decision 0033)', () => {
+    expect(parseUsageQuery({ group_by: 'end_user,day' }, NOW).groupBy).toEqual(['end_user', 'day']);
+    expect(parseUsageQuery({ group_by: 'tag' }, NOW).groupBy).toEqual(['tag']);
+    expect(refusal({ group_by: 'end_user,tag' })).toEqual({ param: 'group_by', message: "Invalid 'group_by': end_user and tag cannot be grouped by together; ask for one of them" });
+  });
+
   it('reads dates as UTC days, a date alone for `to` including that whole day', () => {
     const parsed = parseUsageQuery({ from: '2026-11-01', to: '2026-11-30', format: 'csv', key_id: KEY }, NOW);
     expect(parsed).toEqual({
@@ -44,9 +50,9 @@ describe('GET /admin/usage parameters', () => {
   });
 
   it.each<[Record<string, unknown>, string, string]>([
-    [{ group_by: 'week' }, 'group_by', "Invalid 'group_by': 'week' is not one of key, team, model, provider, day, hour (several may be given, comma separated)"],
+    [{ group_by: 'week' }, 'group_by', "Invalid 'group_by': 'week' is not one of key, team, model, provider, day, hour, end_user, tag (several may be given, comma separated)"],
     [{ group_by: 'key,key' }, 'group_by', "Invalid 'group_by': 'key' is given twice"],
-    [{ group_by: '' }, 'group_by', "Invalid 'group_by': '' is not one of key, team, model, provider, day, hour (several may be given, comma separated)"],
+    [{ group_by: '' }, 'group_by', "Invalid 'group_by': '' is not one of key, team, model, provider, day, hour, end_user, tag (several may be given, comma separated)"],
     [{ group_by: ['key', 'team'] }, 'group_by', "Invalid 'group_by': give it once, as a single value"],
     [{ format: 'xlsx' }, 'format', "Invalid 'format': must be json or csv, got 'xlsx'"],
     [{ from: 'yesterday' }, 'from', "Invalid 'from': must be an ISO 8601 date (2026-11-24) or date-time (2026-11-24T09:30:00Z), got 'yesterday'"],

@@ -1,5 +1,5 @@
 import { GatewayError } from '@rosetta/canonical';
-import { USAGE_DIMENSIONS, type UsageDimension, type UsageReportFilter } from '@rosetta/usage';
+import { ATTRIBUTION_DIMENSIONS, isAttributionDimension, USAGE_DIMENSIONS, type ReportDimension, type UsageDimension, type UsageReportFilter } from '@rosetta/usage';
 
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -9,13 +9,17 @@ const PARAMETERS = ['group_by', 'from', 'to', 'format', 'key_id', 'team_id'];
 /** Without `group_by`: what the report has always shown, a row per day, key and model. */
 export const DEFAULT_GROUP_BY: readonly UsageDimension[] = ['day', 'key', 'model'];
 
-export interface UsageQuery extends UsageReportFilter {
+const DIMENSIONS: readonly ReportDimension[] = [...USAGE_DIMENSIONS, ...ATTRIBUTION_DIMENSIONS];
+
+export interface UsageQuery extends Omit<UsageReportFilter, 'groupBy'> {
+  /** At most one attribution dimension (end_user or tag): each is read from its own rollup. */
+  groupBy: ReportDimension[];
   format: 'json' | 'csv';
 }
 
 /**
- * `GET /admin/usage` parameters, checked: `group_by` one or more of key, team, model, provider, day, hour (comma
- * separated); `from` (inclusive) and `to` (exclusive) as ISO 8601 dates or date-times, UTC unless
+ * `GET /admin/usage` parameters, checked: `group_by` one or more of key, team, model, provider, day, hour, end_user,
+ * tag (comma separated; end_user and tag not together); `from` (inclusive) and `to` (exclusive) as ISO 8601 dates or date-times, UTC unless
  * an offset is given, where a date alone for `to` includes that whole day; by default the 7 days
  * up to now. Anything else is a 400 naming the parameter.
  */
@@ -38,18 +42,24 @@ export function parseUsageQuery(query: Record<string, unknown>, now = new Date()
   return { groupBy, format, from, to, ...(apiKeyId ? { apiKeyId } : {}), ...(teamId ? { teamId } : {}) };
 }
 
-function parseGroupBy(value: string | undefined): UsageDimension[] {
+function parseGroupBy(value: string | undefined): ReportDimension[] {
   if (value === undefined) return [...DEFAULT_GROUP_BY];
   const parts = value.split(',').map((part) => part.trim());
-  const dimensions: UsageDimension[] = [];
+  const dimensions: ReportDimension[] = [];
   for (const part of parts) {
-    if (!(USAGE_DIMENSIONS as readonly string[]).includes(part)) {
-      throw invalid('group_by', `Invalid 'group_by': '${part}' is not one of ${USAGE_DIMENSIONS.join(', ')} (several may be given, comma separated)`);
+    if (!(DIMENSIONS as readonly string[]).includes(part)) {
+      throw invalid('group_by', `Invalid 'group_by': '${part.slice(0, 40)}' is not one of ${DIMENSIONS.join(', ')} (several may be given, comma separated)`);
     }
-    if (dimensions.includes(part as UsageDimension)) throw invalid('group_by', `Invalid 'group_by': '${part}' is given twice`);
-    dimensions.push(part as UsageDimension);
+    if (dimensions.includes(part as ReportDimension)) throw invalid('group_by', `Invalid 'group_by': '${part}' is given twice`);
+    dimensions.push(part as ReportDimension);
   }
+  if (dimensions.filter(isAttributionDimension).length > 1) throw invalid('group_by', "Invalid 'group_by': end_user and tag cannot be grouped by together; ask for one of them");
   return dimensions;
+}
+
+/** A report of the base dimensions only (the main rollup's), or one with end_user or tag. */
+export function isBaseReport(query: UsageQuery): query is UsageQuery & { groupBy: UsageDimension[] } {
+  return !query.groupBy.some(isAttributionDimension);
 }
 
 export function single(query: Record<string, unknown>, name: string): string | undefined {

@@ -3,12 +3,17 @@ import { BudgetService, type BudgetObserver, type BudgetScope, type PeriodWindow
 import type { BudgetAlertScope } from './alert-payloads';
 import { AlertsService } from './alerts.service';
 
-/** A key's or team's budget in one period, as the alerts name it. */
+/**
+ * A key's, team's or end user's budget in one period, as the alerts name it: an end user by the
+ * id its client sent, with the key whose `end_user_budget_usd` it is.
+ */
 export function budgetAlertScope(scope: BudgetScope, window: PeriodWindow): BudgetAlertScope {
+  const endUser = scope.kind === 'end_user' ? scope.endUser : undefined;
   return {
     scope: scope.kind,
-    id: scope.id,
-    name: scope.name,
+    id: endUser ? endUser.name : scope.id,
+    name: endUser ? endUser.name : scope.name,
+    ...(endUser ? { keyId: scope.id } : {}),
     budgetUsd: scope.budget.usd,
     period: scope.budget.period,
     periodId: window.id,
@@ -18,9 +23,8 @@ export function budgetAlertScope(scope: BudgetScope, window: PeriodWindow): Budg
 }
 
 /**
- * Watches the key and team budgets (BudgetService) for `budget.threshold`: the spend a settle
- * reports after its charge, and each 402. Another budget (an end user's) calls AlertsService's
- * budgetCharged / budgetRefused with its own BudgetAlertScope.
+ * Watches the key, team and end-user budgets (BudgetService) for `budget.threshold`: the spend a
+ * settle reports after its charge, and each 402.
  */
 @Injectable()
 export class BudgetAlertsService implements OnModuleInit, BudgetObserver {

@@ -35,6 +35,10 @@ export class ApiKeyEntity {
   @Column({ name: 'budget_usd', type: 'numeric', nullable: true })
   budgetUsd!: string | null;
 
+  /** Each end user's budget over budget_period (decision 0033). */
+  @Column({ name: 'end_user_budget_usd', type: 'numeric', nullable: true })
+  endUserBudgetUsd!: string | null;
+
   @Column({ name: 'budget_period', type: 'text', nullable: true })
   budgetPeriod!: string | null;
 

@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   /** The team the key's spend is also charged to. */
   teamId: string | null;
   budget: Budget | null;
+  /** What each end user of the key may spend per period (decision 0033); its period is the key's budget_period. */
+  endUserBudget: Budget | null;
   /** The models this key may call (public ids); null: every model. */
   models: string[] | null;
   /** The response cache for this key (null: as its plan). */
@@ -54,6 +56,7 @@ export interface KeyChange {
   expiresAt?: Date | null;
   teamId?: string | null;
   budget?: Budget | null;
+  endUserBudget?: Budget | null;
   models?: string[] | null;
   cache?: ResponseCacheSettings | null;
   promptCache?: PromptCacheMode | null;
@@ -71,6 +74,7 @@ export interface NewApiKey {
   routeKnob: number | null;
   teamId?: string | null;
   budget?: Budget | null;
+  endUserBudget?: Budget | null;
   models?: string[] | null;
   cache?: ResponseCacheSettings | null;
   promptCache?: PromptCacheMode | null;

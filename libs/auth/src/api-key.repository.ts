@@ -4,7 +4,7 @@ import { managerOf } from '@rosetta/persistence';
 import { ApiKeyEntity } from './api-key.entity';
 import { cacheSettingsFromColumn, presentCacheSettings, promptCacheFromColumn } from '@rosetta/cache';
 import { guardrailsFromColumn, presentGuardrails, type GuardrailCheckJson } from '@rosetta/guardrails';
-import type { ApiKeyRecord, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
+import type { ApiKeyRecord, Budget, BudgetPeriod, KeyChange, NewApiKey, StoredApiKey } from './api-key.record';
 
 /** The only place that touches the api_keys table. */
 @Injectable()
@@ -17,7 +17,7 @@ export class ApiKeyRepository {
   }
 
   async insert(key: NewApiKey): Promise<ApiKeyRecord> {
-    const { budget, cache, guardrails, ...rest } = key;
+    const { budget, endUserBudget, cache, guardrails, ...rest } = key;
     const entity = this.repo.create({
       ...rest,
       cache: presentCacheSettings(cache ?? null),
@@ -26,7 +26,8 @@ export class ApiKeyRepository {
       teamId: key.teamId ?? null,
       models: key.models ?? null,
       budgetUsd: budget ? String(budget.usd) : null,
-      budgetPeriod: budget?.period ?? null,
+      endUserBudgetUsd: endUserBudget ? String(endUserBudget.usd) : null,
+      budgetPeriod: budget?.period ?? endUserBudget?.period ?? null,
       createdAt: new Date(),
       revokedAt: null,
       lastUsedAt: null,
@@ -64,9 +65,11 @@ export class ApiKeyRepository {
     if (change.cache !== undefined) set.cache = presentCacheSettings(change.cache);
     if (change.promptCache !== undefined) set.promptCache = change.promptCache;
     if (change.guardrails !== undefined) set.guardrails = storedGuardrails(change.guardrails);
-    if (change.budget !== undefined) {
+    if (change.budget !== undefined || change.endUserBudget !== undefined) {
+      // Changed together (keyBudgetsOf): both amounts, and the period they share.
       set.budgetUsd = change.budget ? String(change.budget.usd) : null;
-      set.budgetPeriod = change.budget?.period ?? null;
+      set.endUserBudgetUsd = change.endUserBudget ? String(change.endUserBudget.usd) : null;
+      set.budgetPeriod = change.budget?.period ?? change.endUserBudget?.period ?? null;
     }
     if (Object.keys(set).length > 0) await this.repo.update({ id }, set);
     return this.findById(id);
@@ -94,6 +97,10 @@ export class ApiKeyRepository {
   }
 }
 
+function budgetOf(usd: string | null | undefined, period: string | null): Budget | null {
+  return usd !== null && usd !== undefined && period ? { usd: Number(usd), period: period as BudgetPeriod } : null;
+}
+
 function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
   return {
     id: entity.id,
@@ -104,7 +111,8 @@ function toRecord(entity: ApiKeyEntity): ApiKeyRecord {
     tpm: entity.tpm,
     routeKnob: entity.routeKnob,
     teamId: entity.teamId ?? null,
-    budget: entity.budgetUsd !== null && entity.budgetUsd !== undefined && entity.budgetPeriod ? { usd: Number(entity.budgetUsd), period: entity.budgetPeriod as BudgetPeriod } : null,
+    budget: budgetOf(entity.budgetUsd, entity.budgetPeriod),
+    endUserBudget: budgetOf(entity.endUserBudgetUsd, entity.budgetPeriod),
     models: entity.models ?? null,
     cache: cacheSettingsFromColumn(entity.cache),
     promptCache: promptCacheFromColumn(entity.promptCache),

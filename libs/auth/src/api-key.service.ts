@@ -33,6 +33,7 @@ export class ApiKeyService {
       expiresAt: input.expiresAt ?? null,
       teamId: input.teamId ?? null,
       budget: input.budget ?? null,
+      endUserBudget: input.endUserBudget ?? null,
       models: input.models ?? null,
       cache: input.cache ?? null,
       promptCache: input.promptCache ?? null,

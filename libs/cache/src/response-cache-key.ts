@@ -7,7 +7,7 @@ import type { CanonicalRequest } from '@rosetta/canonical';
  * original body, the end-user tag) nor where the client put cache breakpoints. Written with keys
  * sorted, so the same question from any dialect is the same text.
  */
-const NOT_CONTENT: ReadonlySet<string> = new Set(['stream', 'routing', 'passthrough', 'user', 'promptCacheKey', 'autoPromptCache', 'cache']);
+const NOT_CONTENT: ReadonlySet<string> = new Set(['stream', 'routing', 'passthrough', 'user', 'tags', 'promptCacheKey', 'autoPromptCache', 'cache']);
 
 /** The scope an answer is shared within: the key's team, or the key alone (prompts carry secrets). */
 export function cacheScope(key: { id: string; teamId: string | null } | undefined): string | undefined {

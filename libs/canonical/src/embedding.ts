@@ -17,7 +17,7 @@ export interface EmbeddingRequest {
   inputs: EmbeddingInput[];
   /** Output size (OpenAI `dimensions`, Gemini `outputDimensionality`); the model's own when absent. */
   dimensions?: number;
-  /** End-user identifier for abuse tracking (OpenAI `user`). */
+  /** Who the request is for (OpenAI `user`): forwarded, and the ledger's end user (decision 0033). */
   user?: string;
   routing: RoutingPreferences;
   /** The body as sent, for a same-protocol upstream (fields Rosetta does not model survive). */

@@ -46,8 +46,14 @@ export interface CanonicalRequest {
   candidateCount?: number;
   responseFormat?: ResponseFormat;
   thinking?: ThinkingConfig;
-  /** End-user identifier for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
+  /**
+   * Who the request is for (OpenAI `user` / `safety_identifier`, Anthropic `metadata.user_id`,
+   * Gemini `labels.user`): forwarded for the provider's abuse tracking, and the ledger's end user
+   * unless the `x-rosetta-end-user` header names another (decision 0033).
+   */
   user?: string;
+  /** The request's labels from the body (`metadata.tags`), for the ledger; never sent upstream. */
+  tags?: string[];
   /**
    * Which prompt cache the upstream should use (OpenAI `prompt_cache_key`): the client's own, or,
    * with `prompt_cache: auto`, the session of session affinity.

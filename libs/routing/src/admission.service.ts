@@ -50,7 +50,7 @@ export class AdmissionService {
     if (!key) return NOTHING;
     const count = ctx.requestCount;
     const limits = this.limits.limitsFor(key);
-    if (limits.tpm === null && this.budgets.scopesFor(key).length === 0 && (limits.rpm === null || !count?.deferred || count.state)) {
+    if (limits.tpm === null && this.budgets.scopesFor(key, ctx.endUser).length === 0 && (limits.rpm === null || !count?.deferred || count.state)) {
       // The common case for unlimited keys: nothing to count or reserve, no I/O, no promise to
       // settle; only the request-rate headers of a count already made.
       if (count?.deferred && !count.state) count.state = { plan: key.plan, requests: null, tokens: null };
@@ -61,7 +61,7 @@ export class AdmissionService {
     const tokens = { prompt: promptTokens, maxOutput: request.maxOutputTokens, endpointMaxOutput };
     let admitted: Admission;
     try {
-      admitted = await this.joint.admit(key, tokens, () => maxCostUsd(request, promptTokens, plan), count);
+      admitted = await this.joint.admit(key, tokens, () => maxCostUsd(request, promptTokens, plan), count, ctx.endUser);
     } catch (error) {
       // A refusal (402, or a 429 with its own headers) still tells the caller where its minute stands.
       if (count?.state) ctx.setHeaders?.(this.limits.headers(count.state));

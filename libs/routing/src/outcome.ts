@@ -55,6 +55,11 @@ export interface CallContext {
    * counts it in the same script as the tokens and budgets). Shared with the data plane.
    */
   requestCount?: RequestCount;
+  /**
+   * Who the request is for (decision 0033): the ledger's end user, and the one its key's end-user
+   * budget holds. The caller's word, never an identity: it changes nothing else a key may do.
+   */
+  endUser?: string;
   /** The request's `Cache-Control`: `no-cache` and `no-store` steer the response cache. */
   cacheControl?: string | string[];
   /** Sets response headers before the response starts (rate-limit token headers). */

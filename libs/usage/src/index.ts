@@ -10,3 +10,6 @@ export * from './usage-report-plan';
 export * from './ledger/ledger-maintenance.service';
 export * from './ledger/ledger-partitions.repository';
 export * from './ledger/ledger-rollup.repository';
+export * from './attribution/attribution';
+export * from './attribution/attribution-report.repository';
+export * from './attribution/end-user-spend.repository';

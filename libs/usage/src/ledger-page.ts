@@ -10,6 +10,10 @@ export interface LedgerPageFilter {
   teamId?: string;
   /** Requested or served model id. */
   model?: string;
+  /** Requests for this end user (decision 0033). */
+  endUser?: string;
+  /** Requests with this tag among theirs. */
+  tag?: string;
   /** `error`: status ≥ 400; a number: that exact status. */
   status?: 'error' | number;
   /** Inclusive. */
@@ -54,6 +58,9 @@ export function ledgerPageQuery(filter: LedgerPageFilter): { sql: string; params
   const param = (value: unknown): string => `$${params.push(value)}`;
   if (filter.apiKeyId) where.push(`api_key_id = ${param(filter.apiKeyId)}`);
   if (filter.teamId) where.push(`team_id = ${param(filter.teamId)}`);
+  // Spelled as the partial indexes' predicates (end user; tags by GIN), so the planner may use them.
+  if (filter.endUser !== undefined) where.push('end_user IS NOT NULL', `end_user = ${param(filter.endUser)}`);
+  if (filter.tag !== undefined) where.push('tags IS NOT NULL', `tags @> ARRAY[${param(filter.tag)}]::text[]`);
   // Spelled as the partial index's predicate, so the planner can use it for an exact error code too.
   if (filter.status === 'error') where.push('status >= 400');
   else if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`, ...(filter.status >= 400 ? ['status >= 400'] : []));

@@ -1,6 +1,7 @@
 import { SERVER_SHUTDOWN, type DialectId, type GatewayError, type Usage } from '@rosetta/canonical';
 import type { GuardrailRecord } from '@rosetta/guardrails';
 import { capCost, costUsd, roundUsd, type TokenPricing } from './usage-cost';
+import type { Attribution } from './attribution/attribution';
 
 export { capCost, costUsd, roundUsd, type TokenPricing } from './usage-cost';
 
@@ -55,6 +56,8 @@ export class UsageDraft {
   guardrails?: GuardrailRecord[];
   /** What its guardrails' own model calls cost: charged with the request. */
   checkCostUsd?: number;
+  /** The end user and tags the request was attributed to (decision 0033). */
+  attribution?: Attribution;
   /** The model and prices of the attempt that went out last, for a request that never got an answer. */
   private attemptedModel?: string;
   private attemptedPricing?: TokenPricing;
@@ -89,6 +92,11 @@ export class UsageDraft {
     this.servedModel = model;
     this.provider = provider;
     if (pricing !== undefined) this.pricing = pricing;
+  }
+
+  /** Who the request was for and its tags, before anything can refuse it: every row carries them. */
+  attributed(attribution: Attribution): void {
+    if (attribution.endUser !== undefined || attribution.tags !== undefined) this.attribution = attribution;
   }
 
   /** The usage the upstream reported (ignored when it reported none). */
@@ -207,6 +215,9 @@ export interface UsageRow {
   attempts: number;
   route: string | null;
   createdAt: Date;
+  /** Who the request was for (decision 0033); absent on rows from before attribution (recovered from an older replica). */
+  endUser?: string | null;
+  tags?: string[] | null;
 }
 
 export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()): UsageRow {
@@ -240,5 +251,9 @@ export function toUsageRow(draft: UsageDraft, status: number, now = Date.now()):
     createdAt: new Date(draft.startedAt),
   };
   if (cost.uncharged !== undefined) row.unchargedUsd = cost.uncharged;
+  if (draft.attribution) {
+    row.endUser = draft.attribution.endUser ?? null;
+    row.tags = draft.attribution.tags ?? null;
+  }
   return row;
 }

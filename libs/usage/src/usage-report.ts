@@ -3,6 +3,14 @@ import { usdString } from './usd';
 /** What a usage report can be grouped by. */
 export const USAGE_DIMENSIONS = ['key', 'team', 'model', 'provider', 'day', 'hour'] as const;
 export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
+/** The attribution dimensions (decision 0033): read from their own rollups, one of them per report. */
+export const ATTRIBUTION_DIMENSIONS = ['end_user', 'tag'] as const;
+export type AttributionDimension = (typeof ATTRIBUTION_DIMENSIONS)[number];
+export type ReportDimension = UsageDimension | AttributionDimension;
+
+export function isAttributionDimension(dimension: string): dimension is AttributionDimension {
+  return (ATTRIBUTION_DIMENSIONS as readonly string[]).includes(dimension);
+}
 
 export interface UsageReportFilter {
   /** Inclusive. */
@@ -31,6 +39,10 @@ export interface UsageReportRow {
   served_model?: string | null;
   /** The provider that served (the last attempt's); null when none did. */
   provider?: string | null;
+  /** The end user the requests were for; null for requests that named none. */
+  end_user?: string | null;
+  /** One tag; null for requests without tags. A request with several tags counts under each. */
+  tag?: string | null;
   requests: number;
   errors: number;
   input_tokens: number;
@@ -47,18 +59,20 @@ export interface UsageReportRow {
 export type UsageTotals = Pick<UsageReportRow, 'requests' | 'errors' | 'input_tokens' | 'output_tokens' | 'cached_tokens' | 'reasoning_tokens' | 'cost_usd' | 'cache_hits' | 'saved_usd'>;
 
 /** The columns each dimension contributes, in order. */
-export const DIMENSION_COLUMNS: Readonly<Record<UsageDimension, readonly (keyof UsageReportRow)[]>> = {
+export const DIMENSION_COLUMNS: Readonly<Record<ReportDimension, readonly (keyof UsageReportRow)[]>> = {
   day: ['day'],
   key: ['api_key_id', 'key_name'],
   team: ['team_id', 'team_name'],
   model: ['served_model'],
   provider: ['provider'],
   hour: ['hour'],
+  end_user: ['end_user'],
+  tag: ['tag'],
 };
 
 export const METRIC_COLUMNS = ['requests', 'errors', 'input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'cache_hits', 'saved_usd'] as const;
 
-export function reportColumns(groupBy: readonly UsageDimension[]): (keyof UsageReportRow)[] {
+export function reportColumns(groupBy: readonly ReportDimension[]): (keyof UsageReportRow)[] {
   return [...groupBy.flatMap((dimension) => DIMENSION_COLUMNS[dimension]), ...METRIC_COLUMNS];
 }
 
@@ -86,7 +100,7 @@ export function usageTotals(rows: readonly UsageReportRow[]): UsageTotals {
  * break. Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) is
  * prefixed with `'` (OWASP's advice for CSV exports); numbers and costs are never touched.
  */
-export function usageCsv(groupBy: readonly UsageDimension[], rows: readonly UsageReportRow[]): string {
+export function usageCsv(groupBy: readonly ReportDimension[], rows: readonly UsageReportRow[]): string {
   const columns = reportColumns(groupBy);
   const lines = [columns.join(',')];
   const metrics = new Set<string>(METRIC_COLUMNS);

@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { AttributionReportRepository } from './attribution/attribution-report.repository';
+import { EndUserSpendRepository } from './attribution/end-user-spend.repository';
 import { LedgerMaintenanceService } from './ledger/ledger-maintenance.service';
 import { LedgerPartitionsRepository } from './ledger/ledger-partitions.repository';
 import { LedgerRollupRepository } from './ledger/ledger-rollup.repository';
@@ -8,7 +10,10 @@ import { UsageRepository } from './usage.repository';
 
 @Global()
 @Module({
-  providers: [UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerMaintenanceService],
-  exports: [UsageRecorderService, UsageRepository, UsageReportRepository, LedgerMaintenanceService],
+  providers: [
+    UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerMaintenanceService,
+    AttributionReportRepository, EndUserSpendRepository,
+  ],
+  exports: [UsageRecorderService, UsageRepository, UsageReportRepository, LedgerMaintenanceService, AttributionReportRepository, EndUserSpendRepository],
 })
 export class UsageModule {}

@@ -11,7 +11,7 @@ const LEDGER_ROW = `SELECT r.*, k.name AS key_name, t.name AS team_name
 const COLUMNS = [
   'request_id', 'api_key_id', 'dialect', 'requested_model', 'served_model', 'provider', 'status', 'error_type', 'input_tokens',
   'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'latency_ms', 'ttft_ms', 'streamed', 'attempts', 'route', 'created_at',
-  'client_request_id', 'team_id', 'uncharged_usd', 'cache', 'saved_usd', 'cache_write_tokens', 'guardrails',
+  'client_request_id', 'team_id', 'uncharged_usd', 'cache', 'saved_usd', 'cache_write_tokens', 'guardrails', 'end_user', 'tags',
 ] as const;
 
 /** Rows per keyset page of an export: a few hundred kilobytes of JSON. */
@@ -30,7 +30,7 @@ export class UsageRepository {
         row.requestId, row.apiKeyId, row.dialect, row.requestedModel, row.servedModel, row.provider, row.status, row.errorType,
         row.inputTokens, row.outputTokens, row.cachedTokens, row.reasoningTokens, row.costUsd.toFixed(12), row.latencyMs, row.ttftMs,
         row.streamed, row.attempts, row.route, row.createdAt, row.clientRequestId, row.teamId, row.unchargedUsd?.toFixed(12) ?? null,
-        row.cache, row.savedUsd?.toFixed(12) ?? null, row.cacheWriteTokens, row.guardrails ? JSON.stringify(row.guardrails) : null,
+        row.cache, row.savedUsd?.toFixed(12) ?? null, row.cacheWriteTokens, row.guardrails ? JSON.stringify(row.guardrails) : null, row.endUser ?? null, row.tags ?? null,
       ];
       const placeholders = values.map((value) => `$${params.push(value)}`);
       return `(${placeholders.join(', ')})`;

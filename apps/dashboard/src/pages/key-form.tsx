@@ -14,6 +14,8 @@ interface Draft {
   plan: string;
   team: string;
   budget: string;
+  /** Each end user's budget; '' for none. */
+  endUserBudget: string;
   period: string;
   rpm: string;
   tpm: string;
@@ -46,6 +48,7 @@ function draftOf(key: Key | undefined, plans: Plan[]): Draft {
     plan: key?.plan ?? plans.find((p) => p.name === 'pro')?.name ?? plans[0]?.name ?? '',
     team: key?.team_id ?? '',
     budget: key?.budget_usd ?? '',
+    endUserBudget: key?.end_user_budget_usd ?? '',
     period: key?.budget_period ?? 'month',
     rpm: key?.rpm === null || key?.rpm === undefined ? '' : String(key.rpm),
     tpm: key?.tpm === null || key?.tpm === undefined ? '' : String(key.tpm),
@@ -59,12 +62,14 @@ function draftOf(key: Key | undefined, plans: Plan[]): Draft {
 /** The body the API takes: every field on create; on edit, what changed (null clears it). */
 function bodyOf(draft: Draft, key: Key | undefined, guardrails: unknown): Record<string, unknown> {
   const budget = numberOr(draft.budget);
+  const endUserBudget = numberOr(draft.endUserBudget);
   const full: Record<string, unknown> = {
     name: draft.name,
     plan: draft.plan,
     team_id: draft.team || null,
     budget_usd: budget,
-    budget_period: budget === null ? null : draft.period,
+    end_user_budget_usd: endUserBudget,
+    budget_period: budget === null && endUserBudget === null ? null : draft.period,
     rpm: numberOr(draft.rpm),
     tpm: numberOr(draft.tpm),
     models: draft.models.length ? draft.models : null,
@@ -148,6 +153,9 @@ export function KeyForm({ keyToEdit, plans, teams, models, onDone, onCancel }: {
         </Field>
         <Field label="Budget (USD)" id={`${id}-budget`} error={messageFor(failure, 'budget_usd')} hint="Empty: no budget of its own">
           <input id={`${id}-budget`} inputMode="decimal" value={draft.budget} onInput={(e) => set({ budget: e.currentTarget.value })} />
+        </Field>
+        <Field label="Budget per end user (USD)" id={`${id}-end-user-budget`} error={messageFor(failure, 'end_user_budget_usd')} hint="Each end user of the key (x-rosetta-end-user or the user field); empty: none">
+          <input id={`${id}-end-user-budget`} inputMode="decimal" value={draft.endUserBudget} onInput={(e) => set({ endUserBudget: e.currentTarget.value })} />
         </Field>
         <Field label="Budget period" id={`${id}-period`} error={messageFor(failure, 'budget_period')}>
           <select id={`${id}-period`} value={draft.period} onChange={(e) => set({ period: e.currentTarget.value })}>

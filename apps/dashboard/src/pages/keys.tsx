@@ -4,7 +4,7 @@ import { api } from '../api';
 import { cacheSummary, promptSummary } from '../cache-settings';
 import { SecretOnce } from '../components/secret-once';
 import { Badge, Empty, ErrorNote, Loading, PageHeader, SpendBar } from '../components/ui';
-import { ago, dateTime } from '../format';
+import { ago, dateTime, usd } from '../format';
 import { useResource } from '../use-resource';
 import { dataPlaneUrl, type Key, type Plan, type Provider, type SessionView, type Team } from '../types';
 import { KeyForm } from './key-form';
@@ -130,6 +130,7 @@ export function KeysPage({ canWrite, session }: { canWrite: boolean; session: Se
                       <td data-label="Team">{key.team_id ? (teamName.get(key.team_id) ?? '…') : <span class="muted">—</span>}</td>
                       <td data-label="Budget">
                         <SpendBar spent={key.spend_usd} budget={key.budget_usd} period={key.budget_period} />
+                        {key.end_user_budget_usd && <span class="muted small" title="Each end user's budget over the same period">{usd(key.end_user_budget_usd)} per end user</span>}
                       </td>
                       <td data-label="Last used" title={dateTime(key.last_used_at)}>
                         {ago(key.last_used_at)}

@@ -52,6 +52,8 @@ export function RequestDetails({ row }: { row: LedgerRow }) {
     ['Status', <Badge tone={statusTone(status)}>{`${status}${row.error_type ? ` ${row.error_type}` : ''}`}</Badge>],
     ['Key', text(row.key_name)],
     ['Team', text(row.team_name)],
+    ['End user', text(row.end_user)],
+    ['Tags', row.tags && row.tags.length > 0 ? row.tags.join(', ') : text(null)],
     ['Dialect', text(row.dialect)],
     ['Requested model', text(row.requested_model)],
     ['Served model', row.served_model ? <strong>{row.served_model}</strong> : <NotServed hint={notServedHint(row)} />],

@@ -18,10 +18,12 @@ const REFRESH_MS = 15_000;
 export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) => void; openId?: string }) {
   const [keyId, setKeyId] = useState('');
   const [model, setModel] = useState('');
+  const [endUser, setEndUser] = useState('');
+  const [tag, setTag] = useState('');
   const [errorsOnly, setErrorsOnly] = useState(false);
   const [cursors, setCursors] = useState<string[]>([]);
   const before = cursors[cursors.length - 1];
-  const page = useResource<LedgerPage>(`/admin/requests${query({ limit: PAGE, key_id: keyId, model, status: errorsOnly ? 'error' : undefined, before })}`, before ? undefined : REFRESH_MS);
+  const page = useResource<LedgerPage>(`/admin/requests${query({ limit: PAGE, key_id: keyId, model, end_user: endUser.trim() || undefined, tag: tag.trim() || undefined, status: errorsOnly ? 'error' : undefined, before })}`, before ? undefined : REFRESH_MS);
   const keys = useResource<Key[]>('/admin/keys');
   const providers = useResource<Provider[]>('/admin/providers');
   const models = useMemo(() => {
@@ -34,7 +36,7 @@ export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) =>
     change();
     setCursors([]);
   };
-  const filtered = keyId !== '' || model !== '' || errorsOnly;
+  const filtered = keyId !== '' || model !== '' || endUser.trim() !== '' || tag.trim() !== '' || errorsOnly;
 
   return (
     <section class="panel" aria-label="Recent requests">
@@ -58,6 +60,15 @@ export function RecentRequests({ onOpen, openId }: { onOpen: (row: LedgerRow) =>
             <option value="">Any model</option>
             {models.map((name) => <option key={name} value={name}>{name}</option>)}
           </select>
+        </label>
+        {/* Applied on change (Enter or leaving the field), not on every keystroke. */}
+        <label class="inline">
+          End user
+          <input type="search" value={endUser} placeholder="Any end user" onChange={(e) => filter(() => setEndUser(e.currentTarget.value))} />
+        </label>
+        <label class="inline">
+          Tag
+          <input type="search" value={tag} placeholder="Any tag" onChange={(e) => filter(() => setTag(e.currentTarget.value))} />
         </label>
         <label class="check">
           <input type="checkbox" checked={errorsOnly} onChange={(e) => filter(() => setErrorsOnly(e.currentTarget.checked))} />
@@ -126,7 +137,10 @@ function RequestRow({ row, chosen, onOpen }: { row: LedgerRow; chosen: boolean; 
         <button type="button" class="link mono cut" title={row.request_id} aria-label={`Open request ${row.request_id}`} onClick={() => onOpen(row)}>{row.request_id}</button>
         <Cut class="sub" text={`${row.dialect}${row.team_name ? ` · ${row.team_name}` : ''}`} />
       </th>
-      <td data-label="Key">{row.key_name ? <Cut text={row.key_name} /> : <span class="muted">{row.api_key_id ? 'deleted key' : 'no key'}</span>}</td>
+      <td data-label="Key">
+        {row.key_name ? <Cut text={row.key_name} /> : <span class="muted">{row.api_key_id ? 'deleted key' : 'no key'}</span>}
+        {(row.end_user || row.tags) && <Cut class="sub" text={[row.end_user ? `for ${row.end_user}` : '', ...(row.tags ?? []).map((t) => `#${t}`)].filter(Boolean).join(' · ')} />}
+      </td>
       <td data-label="Model">
         <Cut text={model} />
         <span class="sub cut" title={asked ? `asked ${asked}` : undefined}>

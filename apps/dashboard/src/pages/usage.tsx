@@ -17,12 +17,17 @@ const RANGES = [
 ];
 const REFRESH_MS = 15_000;
 
-const BREAKDOWNS: Record<'key' | 'team' | 'model' | 'provider', Breakdown> = {
+const BREAKDOWNS: Record<'key' | 'team' | 'model' | 'provider' | 'end_user' | 'tag', Breakdown> = {
   key: { title: 'Top spenders (keys)', column: 'Key', label: (row) => row.key_name ?? (row.api_key_id ? 'deleted key' : 'no key') },
   team: { title: 'By team', column: 'Team', label: (row) => row.team_name ?? 'no team' },
   model: { title: 'By model', column: 'Model', label: (row) => row.served_model ?? null },
   provider: { title: 'By provider', column: 'Provider', label: (row) => row.provider ?? null },
+  end_user: { title: 'Top end users', column: 'End user', label: (row) => row.end_user ?? 'no end user' },
+  // A request with several tags is in each tag's row.
+  tag: { title: 'By tag', column: 'Tag', label: (row) => row.tag ?? 'untagged' },
 };
+/** Long lists: only the biggest spenders are shown. */
+const TOP_ONLY = new Set(['key', 'end_user', 'tag']);
 
 /** Buckets from `from` to `to` with each row's figures, zero where nothing happened. */
 function series(report: UsageReport, bucket: 'hour' | 'day'): { times: number[]; rows: UsageRow[] } {
@@ -58,6 +63,8 @@ export function UsagePage() {
     team: useResource<UsageReport>(at('team'), REFRESH_MS),
     model: useResource<UsageReport>(at('model'), REFRESH_MS),
     provider: useResource<UsageReport>(at('provider'), REFRESH_MS),
+    end_user: useResource<UsageReport>(at('end_user'), REFRESH_MS),
+    tag: useResource<UsageReport>(at('tag'), REFRESH_MS),
   };
   const points = useMemo(() => (timeline.data ? series(timeline.data, range.bucket) : undefined), [timeline.data, range.bucket]);
   const charts = useMemo(() => {
@@ -135,7 +142,7 @@ export function UsagePage() {
           const table = tables[name];
           if (table.error) return <ErrorNote key={name} error={table.error} retry={table.reload} />;
           if (!table.data) return <Loading key={name} what={BREAKDOWNS[name].title.toLowerCase()} />;
-          return <UsageTable key={name} breakdown={BREAKDOWNS[name]} rows={table.data.data} limit={name === 'key' ? 10 : undefined} />;
+          return <UsageTable key={name} breakdown={BREAKDOWNS[name]} rows={table.data.data} limit={TOP_ONLY.has(name) ? 10 : undefined} />;
         })}
       </div>
     </>

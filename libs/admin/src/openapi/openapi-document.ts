@@ -27,6 +27,12 @@ const ROUTING_FIELDS: Json = {
   provider_configs: { type: 'object', description: 'Per-provider api_key / base_url of the caller (BYOK); base_url passes the SSRF guard' },
 };
 
+/** Attribution for the ledger (decision 0033): they win over the body's user field and metadata.tags. */
+const ATTRIBUTION_HEADERS: Json[] = [
+  { name: 'x-rosetta-end-user', in: 'header', required: false, schema: { type: 'string', maxLength: 256 }, description: 'Who the request is for (visible ASCII); recorded as end_user, held to the key\'s end_user_budget_usd' },
+  { name: 'x-rosetta-tags', in: 'header', required: false, schema: { type: 'string' }, description: 'Comma-separated tags (at most 16, each 1-64 of letters, digits and _ - . : / = @ +); recorded as tags' },
+];
+
 /** A chat route: its request schema with the routing fields, and its answer (JSON, or a stream when `stream` is set). */
 function chat(summary: string, tags: string[], schema: string, security: Json[], extra: Partial<Operation> = {}, answer: Json = CHAT_ANSWERS[schema as keyof typeof CHAT_ANSWERS] ?? { type: 'object' }): Operation {
   return {
@@ -48,6 +54,7 @@ function chat(summary: string, tags: string[], schema: string, security: Json[],
       ...ERRORS,
     },
     ...extra,
+    parameters: [...ATTRIBUTION_HEADERS, ...((extra['parameters'] as Json[] | undefined) ?? [])],
   };
 }
 
@@ -73,12 +80,13 @@ const KEY_FIELDS: Json = {
   tpm: { type: ['integer', 'null'], minimum: 1 },
   expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Must be in the future' },
   budget_usd: { type: ['string', 'number', 'null'] },
-  budget_period: { type: ['string', 'null'], enum: ['day', 'month', 'total', null] },
+  end_user_budget_usd: { type: ['string', 'number', 'null'], description: "Each end user's budget (x-rosetta-end-user or the dialect's user field) over budget_period; requests without an end user are not held to it" },
+  budget_period: { type: ['string', 'null'], enum: ['day', 'month', 'total', null], description: 'The period of budget_usd and end_user_budget_usd' },
   models: { type: ['array', 'null'], items: { type: 'string' }, description: 'Allow-list; rosetta/auto chooses inside it' },
   ...CACHE_FIELDS,
   ...GUARDRAILS_FIELD,
 };
-const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: KEY_FIELDS['budget_period'], ...GUARDRAILS_FIELD };
+const TEAM_FIELDS: Json = { name: { type: 'string' }, budget_usd: KEY_FIELDS['budget_usd'], budget_period: { type: ['string', 'null'], enum: ['day', 'month', 'total', null] }, ...GUARDRAILS_FIELD };
 const PLAN_FIELDS: Json = { rpm: { type: ['integer', 'null'], minimum: 1 }, tpm: { type: ['integer', 'null'], minimum: 1 }, ...CACHE_FIELDS, ...GUARDRAILS_FIELD };
 const ID = pathParam('id', 'The object id');
 const INCLUDE_SPEND = queryParam('include', '`spend`: add spend_usd, spend_period, remaining_usd, resets_at (the budget period, else this UTC month)', { type: 'string', enum: ['spend'] });
@@ -148,9 +156,9 @@ function paths(): Record<string, Record<string, Operation>> {
     ...requestPaths(admin),
     ...webhookPaths(admin),
     '/admin/usage': {
-      get: admin('Usage grouped by key, team, model and/or day; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
+      get: admin('Usage grouped by key, team, model, provider, day, hour, end user or tag; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
         parameters: [
-          queryParam('group_by', 'Comma-separated: key, team, model, provider, day, hour (UTC) (default day,key,model)'),
+          queryParam('group_by', 'Comma-separated: key, team, model, provider, day, hour (UTC), end_user, tag (end_user and tag not together; by tag a request counts under each of its tags, totals once) (default day,key,model)'),
           queryParam('from', 'Inclusive, ISO 8601 (default: 7 days ago)'),
           queryParam('to', 'Exclusive, ISO 8601; a date alone includes that day'),
           queryParam('key_id', 'Only this key'),

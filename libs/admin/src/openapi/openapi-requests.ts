@@ -37,6 +37,8 @@ export const REQUEST_SCHEMAS: Json = {
       attempts: count,
       route: { ...text, description: "rosetta/auto's decision, as in x-rosetta-route" },
       guardrails: { type: ['array', 'null'], items: ref('GuardrailVerdict'), description: 'What the guardrails found and did; null when no check found anything' },
+      end_user: { ...text, description: 'Who the request was for: x-rosetta-end-user, or the dialect\'s user field (never an identity)' },
+      tags: { type: ['array', 'null'], items: { type: 'string' }, description: 'x-rosetta-tags, or metadata.tags' },
     },
   },
 };
@@ -57,6 +59,8 @@ export function requestPaths(admin: (summary: string, tag: string, responses: Js
           queryParam('key_id', 'Only this key'),
           queryParam('team_id', 'Only this team'),
           queryParam('model', 'Only requests that asked for or were served by this model'),
+          queryParam('end_user', 'Only requests for this end user'),
+          queryParam('tag', 'Only requests with this tag'),
           queryParam('status', '`error` (status 400 or more) or an exact HTTP status'),
           queryParam('since', 'Inclusive, ISO 8601 date or date-time'),
           queryParam('until', 'Exclusive, ISO 8601; a date alone includes that day'),

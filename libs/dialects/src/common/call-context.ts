@@ -1,19 +1,22 @@
 import { dialectForPath } from '@rosetta/protocols/dialects';
 import { AbortLine } from '@rosetta/providers';
 import type { CallContext } from '@rosetta/routing';
-import { UsageDraft } from '@rosetta/usage';
+import { UsageDraft, type Attribution } from '@rosetta/usage';
 import type { GatewayHttpRequest, GatewayHttpResponse } from './http-types';
 
 const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * A call context whose signal fires when the client disconnects before the response ends, with a
- * usage-ledger draft that `onClose` receives once the response is over, whatever happened.
+ * usage-ledger draft that `onClose` receives once the response is over, whatever happened. The
+ * request's attribution (attributionOf) is on the draft from the start, so a refused request's row
+ * has it too, and its end user is what an end-user budget holds.
  */
-export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void): CallContext {
+export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void, attribution: Attribution = {}): CallContext {
   const signal = new AbortLine();
   const beforeRecord: Array<() => void> = [];
   const usage = new UsageDraft({ requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: req.dialect ?? dialectForPath(req.path) });
+  usage.attributed(attribution);
   req.usageDraft = usage;
   res.on('close', () => {
     if (!res.writableEnded) {
@@ -34,6 +37,7 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     usage,
     trace: req.trace,
     requestCount: req.requestCount,
+    endUser: attribution.endUser,
     cacheControl: req.headers['cache-control'],
     setHeaders: (headers) => {
       if (!res.headersSent) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

@@ -1,6 +1,7 @@
 import type { DialectId } from '@rosetta/canonical';
 import type { ChatExchange } from '@rosetta/protocols/common';
 import type { ChatService, ServedMeta } from '@rosetta/routing';
+import { attributionOf } from './attribution';
 import { callContext } from './call-context';
 import { sendJson, type GatewayHttpRequest, type GatewayHttpResponse } from './http-types';
 import { writeRoutingHeaders } from './routing-headers';
@@ -14,7 +15,7 @@ import { writeEventStream } from './write-event-stream';
  */
 export async function serveChat(chat: ChatService, req: GatewayHttpRequest, res: GatewayHttpResponse, dialect: DialectId, exchange: ChatExchange): Promise<void> {
   const { request } = exchange;
-  const ctx = callContext(req, res, (draft, status) => chat.recordUsage(draft, status));
+  const ctx = callContext(req, res, (draft, status) => chat.recordUsage(draft, status), attributionOf(req.headers, request));
   ctx.trace?.input(request);
   const warningsFor = (meta: ServedMeta) => (meta.protocol === dialect ? [] : exchange.warnings);
   if (!request.stream) {

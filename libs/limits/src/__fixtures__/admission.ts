@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import type { ApiKeyRecord, TeamCacheService } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import type { AppLogger } from '@rosetta/platform';
-import type { UsageRepository } from '@rosetta/usage';
+import type { EndUserSpendRepository, UsageRepository } from '@rosetta/usage';
 import { JointAdmissionService } from '../admission/joint-admission.service';
 import { BudgetService } from '../budget/budget.service';
 import type { PlanCacheService } from '../plan-cache.service';
@@ -27,6 +27,7 @@ export function keyRecord(fields: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     promptCache: null,
     teamId: null,
     budget: null,
+    endUserBudget: null,
     models: null,
     createdAt: new Date(),
     expiresAt: null,
@@ -46,12 +47,16 @@ export interface AdmissionReplica {
  * One gateway process's admission over its own Redis connection: every key is on `plan`, no key
  * has a team, and the ledger says `spentUsd` so far.
  */
-export function admissionReplica(redis: Redis, { plan, options, spentUsd = 0 }: { plan: Pick<PlanRecord, 'rpm' | 'tpm'>; options: RateLimitOptions; spentUsd?: number }): AdmissionReplica {
+export function admissionReplica(
+  redis: Redis | null,
+  { plan, options, spentUsd = 0, endUserSpentUsd = {} }: { plan: Pick<PlanRecord, 'rpm' | 'tpm'>; options: RateLimitOptions; spentUsd?: number; endUserSpentUsd?: Record<string, number> },
+): AdmissionReplica {
   const plans = { get: () => ({ name: 'metered', ...plan }) } as unknown as PlanCacheService;
   const limits = new RateLimitService(redis, plans, quietLogger, options);
   const teams = { get: () => undefined } as unknown as TeamCacheService;
   const usage = { spentSince: async () => spentUsd } as unknown as UsageRepository;
-  const budgets = new BudgetService(redis, teams, usage, quietLogger);
+  const endUsers = { spentSince: async (_key: string, endUser: string) => endUserSpentUsd[endUser] ?? 0 } as unknown as EndUserSpendRepository;
+  const budgets = new BudgetService(redis, teams, usage, quietLogger, undefined, endUsers);
   return { joint: new JointAdmissionService(limits, budgets, quietLogger), limits, budgets };
 }
 

@@ -40,11 +40,12 @@ export class JointAdmissionService {
   /**
    * Counts the request against RPM when `count` was deferred to admission (the 429 when the limit
    * is reached), reserves its tokens (RateLimitService.reserveRequest) and holds `maxCostUsd()` in
-   * the key's budgets. `count.state` is set as soon as the request is counted, refused or not.
+   * the key's budgets (and `endUser`'s, when the key has an end-user budget). `count.state` is set
+   * as soon as the request is counted, refused or not.
    */
-  async admit(key: ApiKeyRecord, request: TokenRequest, maxCostUsd: () => number, count?: RequestCount): Promise<Admission> {
+  async admit(key: ApiKeyRecord, request: TokenRequest, maxCostUsd: () => number, count?: RequestCount, endUser?: string): Promise<Admission> {
     const now = Date.now();
-    const hold = this.budgets.prepare(key, maxCostUsd(), now, request.maxOutput === undefined);
+    const hold = this.budgets.prepare(key, maxCostUsd(), now, request.maxOutput === undefined, endUser);
     return (await this.together(key, request, hold, count, now)) ?? this.separately(key, request, hold, count);
   }
 

@@ -2,12 +2,13 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TeamCacheService, type ApiKeyRecord, type Budget } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { APP_LOGGER, ConfigError, REDIS_CLIENT, ROSETTA_CONFIG, type AppLogger, type RedisClient, type RosettaConfig } from '@rosetta/platform';
-import { UsageRepository } from '@rosetta/usage';
-import { randomUUID } from 'node:crypto';
+import { EndUserSpendRepository, UsageRepository } from '@rosetta/usage';
+import { createHash, randomUUID } from 'node:crypto';
 import { periodWindow, toNanos, toUsd, type PeriodWindow } from './budget-period';
 import { MemoryBudgetStore, type BudgetCounter, type BudgetStore } from './budget-store';
 import { BudgetObservers, type BudgetObserver } from './budget-observer';
 import { admissionTag } from '../admission-slot';
+import { budgetExceeded } from './budget-refusal';
 import { BUDGET_KEY_PREFIX, RedisBudgetStore } from './redis-budget-store';
 
 /** What happens to budget checks while Redis does not answer. */
@@ -21,14 +22,18 @@ export function budgetPolicyFromEnv(env: Record<string, string | undefined> = pr
   return raw;
 }
 
-/** One budget a request is charged against: its key's or its team's. */
+/** One budget a request is charged against: its key's, its team's, or its end user's of that key. */
 export interface BudgetScope {
-  kind: 'key' | 'team';
+  kind: 'key' | 'team' | 'end_user';
+  /** The key's or the team's id; for an end user, the key's. */
   id: string;
+  /** The key's or the team's name; for an end user, the key's. */
   name: string;
   budget: Budget;
   /** The admission tag its counter lives under (admissionTag of the key being admitted; a team's own for a team read alone). */
   tag: string;
+  /** An end-user scope's end user (decision 0033), and its counter's name for it (a digest: any text, bounded). */
+  endUser?: { name: string; digest: string };
 }
 
 export interface BudgetStatus {
@@ -104,6 +109,7 @@ export class BudgetService {
     private readonly usage: UsageRepository,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     @Optional() @Inject(ROSETTA_CONFIG) config?: RosettaConfig,
+    @Optional() private readonly endUsers?: EndUserSpendRepository,
   ) {
     this.redisBacked = redis !== null;
     this.redis = redis ? new RedisBudgetStore(redis) : undefined;
@@ -119,13 +125,22 @@ export class BudgetService {
     this.observers.add(observer);
   }
 
-  /** The budgets a key's requests are charged against: its own, then its team's. */
-  scopesFor(key: ApiKeyRecord): BudgetScope[] {
+  /**
+   * The budgets a key's requests are charged against: its own, its team's, then — when the key has
+   * an end-user budget and the request names an end user — that end user's (decision 0033; a
+   * request without one is held to the key's and team's only). Its counter shares the key's
+   * admission tag, so all three stay one script on a cluster. No end-user budget: no extra work.
+   */
+  scopesFor(key: ApiKeyRecord, endUser?: string): BudgetScope[] {
     const scopes: BudgetScope[] = [];
     const tag = admissionTag(key);
     if (key.budget) scopes.push({ kind: 'key', id: key.id, name: key.name, budget: key.budget, tag });
     const team = this.teams.get(key.teamId);
     if (team?.budget) scopes.push({ kind: 'team', id: team.id, name: team.name, budget: team.budget, tag });
+    if (key.endUserBudget && endUser !== undefined) {
+      const digest = createHash('sha256').update(endUser).digest('base64url').slice(0, 32);
+      scopes.push({ kind: 'end_user', id: key.id, name: key.name, budget: key.endUserBudget, tag, endUser: { name: endUser, digest } });
+    }
     return scopes;
   }
 
@@ -133,14 +148,14 @@ export class BudgetService {
    * Holds `maxCostUsd` in every budget of the key, or throws 402 `budget_exceeded` naming the
    * first budget that cannot cover it and when it resets. No budgets: nothing to do, no I/O.
    */
-  async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now(), outputUncapped = false): Promise<BudgetHold | undefined> {
-    const hold = this.prepare(key, maxCostUsd, now, outputUncapped);
+  async reserve(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now(), outputUncapped = false, endUser?: string): Promise<BudgetHold | undefined> {
+    const hold = this.prepare(key, maxCostUsd, now, outputUncapped, endUser);
     return hold && this.reservePrepared(hold);
   }
 
-  /** What a hold of `maxCostUsd` on the key's budgets is made of (no I/O); undefined without budgets. */
-  prepare(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now(), outputUncapped = false): PreparedHold | undefined {
-    const scopes = this.scopesFor(key);
+  /** What a hold of `maxCostUsd` on the request's budgets is made of (no I/O); undefined without budgets. */
+  prepare(key: ApiKeyRecord, maxCostUsd: number, now: number = Date.now(), outputUncapped = false, endUser?: string): PreparedHold | undefined {
+    const scopes = this.scopesFor(key, endUser);
     if (scopes.length === 0) return undefined;
     const windows = scopes.map((s) => this.windowOf(s.budget.period, now));
     return { scopes, windows, counters: scopes.map((s, i) => counterOf(s, windows[i]!)), amount: toNanos(maxCostUsd), holdId: randomUUID(), now, outputUncapped };
@@ -186,7 +201,11 @@ export class BudgetService {
     };
   }
 
-  /** The 402 for a hold that budget `index` cannot take. */
+  /**
+   * The 402 for a hold that budget `index` cannot take. This is where a budget is first refused, so
+   * where its 100 % threshold shows: an alert reporter (ARCHITECTURE §9 "Alerts") takes the scope
+   * from here — for `kind: 'end_user'`, the key (`id`, `name`) and `endUser.name`.
+   */
   refusal(hold: PreparedHold, index: number, spent: number, held: number): GatewayError {
     this.observers.refused(hold.scopes[index]!, hold.windows[index]!, spent + held);
     return budgetExceeded(hold.scopes[index]!, hold.windows[index]!, spent + held, hold.amount, hold.outputUncapped === true);
@@ -238,8 +257,11 @@ export class BudgetService {
     throw new GatewayError('api_error', 'Budgets could not be read', { local: true });
   }
 
+  /** A counter's first use this period (or after Redis lost it): its spend so far, from the ledger. */
   private async seed(store: BudgetStore, scope: BudgetScope, window: PeriodWindow, counter: BudgetCounter): Promise<void> {
-    const spent = await this.usage.spentSince(scope.kind, scope.id, window.startsAt);
+    const spent = scope.endUser
+      ? ((await this.endUsers?.spentSince(scope.id, scope.endUser.name, window.startsAt)) ?? 0)
+      : await this.usage.spentSince(scope.kind === 'team' ? 'team' : 'key', scope.id, window.startsAt);
     await store.seed(counter, toNanos(spent));
   }
 
@@ -265,24 +287,8 @@ export class BudgetService {
   }
 }
 
-/** A budget's counter in one period, under its admission tag. */
+/** A budget's counter in one period, under its admission tag (an end user's: the key's, then its digest). */
 function counterOf(scope: BudgetScope, window: PeriodWindow): BudgetCounter {
-  return { key: `${BUDGET_KEY_PREFIX}${scope.tag}:${scope.kind}:${scope.id}:${window.id}`, limit: toNanos(scope.budget.usd), expiresAt: window.resetsAt ? window.resetsAt.getTime() + 86_400_000 : null };
-}
-
-const PERIOD_WORDS: Record<Budget['period'], string> = { day: 'daily', month: 'monthly', total: 'total' };
-
-function usd(value: number): string {
-  return `$${value.toFixed(value < 1 ? 4 : 2)}`;
-}
-
-function budgetExceeded(scope: BudgetScope, window: PeriodWindow, used: number, amount: number, outputUncapped: boolean): GatewayError {
-  const resets = window.resetsAt ? `it resets at ${window.resetsAt.toISOString()}` : 'it does not reset';
-  // Without max_tokens a request holds the model's whole output limit: usually most of the hold.
-  const lower = outputUncapped ? ' (set max_tokens to hold less: without it the request holds the model\'s whole output limit)' : '';
-  return new GatewayError(
-    'budget_exceeded',
-    `Budget exceeded: ${scope.kind} '${scope.name}' has used ${usd(toUsd(used))} of its ${usd(scope.budget.usd)} ${PERIOD_WORDS[scope.budget.period]} budget and this request may cost up to ${usd(toUsd(amount))}${lower}; ${resets}`,
-    { code: 'budget_exceeded', param: scope.kind === 'key' ? 'key.budget' : 'team.budget' },
-  );
+  const id = scope.endUser ? `${scope.id}:${scope.endUser.digest}` : scope.id;
+  return { key: `${BUDGET_KEY_PREFIX}${scope.tag}:${scope.kind}:${id}:${window.id}`, limit: toNanos(scope.budget.usd), expiresAt: window.resetsAt ? window.resetsAt.getTime() + 86_400_000 : null };
 }

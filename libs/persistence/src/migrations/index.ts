@@ -20,6 +20,7 @@ import { ResponseCache1733600000000 } from './1733600000000-response-cache';
 import { LedgerPartitions1733700000000 } from './1733700000000-ledger-partitions';
 import { LedgerDailyRollup1733710000000 } from './1733710000000-ledger-daily-rollup';
 import { Guardrails1733800000000 } from './1733800000000-guardrails';
+import { Attribution1733810000000 } from './1733810000000-attribution';
 import { AlertWebhooks1733820000000 } from './1733820000000-alert-webhooks';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   AdminSessionTokenBinding1733460000000, LedgerSetAside1733510000000, ProviderPlatform1733520000000,
   ResponseCache1733600000000, LedgerPartitions1733700000000, LedgerDailyRollup1733710000000,
   Guardrails1733800000000,
+  Attribution1733810000000,
   AlertWebhooks1733820000000,
 ];

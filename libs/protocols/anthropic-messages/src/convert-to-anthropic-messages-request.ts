@@ -14,7 +14,7 @@ import {
   type TranslationWarning,
 } from '@rosetta/canonical';
 import type { OutputConfig, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
-import { compact } from '@rosetta/protocols/common';
+import { compact, withoutGatewayTags } from '@rosetta/protocols/common';
 import { withoutForeignReasoning } from './anthropic-messages-call-signature';
 import { placeAutoBreakpoints } from './auto-cache-breakpoints';
 import { toCacheControl } from './convert-to-anthropic-messages-content';
@@ -65,7 +65,8 @@ function withAutoBreakpoints(converted: Converted<Record<string, unknown>>, requ
 }
 
 function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Converted<Record<string, unknown>> {
-  const body: Record<string, unknown> = { ...withoutForeignReasoning(original) };
+  // Anthropic's metadata takes user_id alone: the gateway's tags stay here.
+  const body: Record<string, unknown> = { ...withoutGatewayTags(withoutForeignReasoning(original), false) };
   for (const name of ROUTING_FIELD_NAMES) delete body[name];
   body['model'] = upstreamModel;
   body['stream'] = stream;

@@ -15,3 +15,4 @@ export * from './aws-event-stream';
 export * from './claude-thinking';
 export * from './alternating-turns';
 export * from './auto-cache-hints';
+export * from './attribution-fields';

@@ -15,6 +15,7 @@ import {
   invalidField,
   isAbsent,
   optionalBoolean,
+  optionalEndUser,
   optionalNumber,
   optionalRecord,
   optionalString,
@@ -67,11 +68,22 @@ export function convertGeminiRequest({
     ...sampling,
     responseFormat: convertResponseFormat(config, warnings),
     thinking: convertThinking(config),
+    user: convertLabels(body, config),
     stream,
     routing,
     passthrough: { protocol: 'gemini', body },
   });
   return { value: request, warnings };
+}
+
+/**
+ * `labels.user` is the end user (ARCHITECTURE §9). Labels are string values on Google's wire; the
+ * SDK's config object carries them too (the fast path moves them to the top for Google).
+ */
+function convertLabels(body: JsonObject, config: JsonObject): string | undefined {
+  const top = !isAbsent(body['labels']);
+  const labels = top ? optionalRecord(body, 'labels') : optionalRecord(config, 'labels', CONFIG);
+  return labels && optionalEndUser(labels, 'user', top ? 'labels' : `${CONFIG}.labels`);
 }
 
 type SamplingFields = Pick<

@@ -12,9 +12,11 @@ import {
   isAbsent,
   isStringOrStringArray,
   optionalBoolean,
+  optionalEndUser,
   optionalNumber,
   optionalRecord,
   optionalString,
+  optionalTags,
   requireObjectBody,
   requireRecord,
   requireString,
@@ -49,7 +51,8 @@ export function convertOpenAIChatRequest({ body: raw }: { body: unknown }): Conv
   const presencePenalty = optionalNumber(body, 'presence_penalty', '', PENALTY);
   const stopSequences = convertStop(body['stop']);
   const tools = convertOpenAIChatTools({ body });
-  const user = optionalString(body, 'user');
+  const user = optionalEndUser(body, 'user');
+  const metadata = optionalRecord(body, 'metadata');
   const request: CanonicalRequest = compact({
     model,
     messages,
@@ -66,7 +69,8 @@ export function convertOpenAIChatRequest({ body: raw }: { body: unknown }): Conv
     responseFormat: convertResponseFormat(body),
     thinking: convertReasoningEffort(body),
     // `safety_identifier` is the successor of `user`; either identifies the end user.
-    user: optionalString(body, 'safety_identifier') ?? user,
+    user: optionalEndUser(body, 'safety_identifier') ?? user,
+    tags: metadata && optionalTags(metadata),
     promptCacheKey: optionalString(body, 'prompt_cache_key'),
     stream,
     routing,

@@ -6,7 +6,7 @@
  */
 import type { EmbeddingInput, EmbeddingRequest } from '@rosetta/canonical';
 import {
-  checkInteger, checkOneOf, checkString, convertRoutingFields, invalid, required, requireObjectBody,
+  checkInteger, checkOneOf, checkString, convertRoutingFields, invalid, optionalEndUser, required, requireObjectBody,
 } from '@rosetta/protocols/common';
 
 /** OpenAI's limit on inputs per request. */
@@ -28,7 +28,7 @@ export function convertOpenAIEmbeddingsRequest({ body: raw }: { body: unknown })
   checkString(model, 'model');
   checkOneOf(body['encoding_format'], 'encoding_format', ['float', 'base64']);
   checkInteger(body['dimensions'], 'dimensions', 1);
-  checkString(body['user'], 'user');
+  const user = optionalEndUser(body, 'user');
   const request: EmbeddingRequest = {
     model: model as string,
     inputs: readInputs(required(body, 'input')),
@@ -37,7 +37,7 @@ export function convertOpenAIEmbeddingsRequest({ body: raw }: { body: unknown })
   };
   const dimensions = body['dimensions'];
   if (typeof dimensions === 'number') request.dimensions = dimensions;
-  if (typeof body['user'] === 'string') request.user = body['user'];
+  if (user !== undefined) request.user = user;
   return { request, encodingFormat: body['encoding_format'] === 'base64' ? 'base64' : 'float' };
 }
 

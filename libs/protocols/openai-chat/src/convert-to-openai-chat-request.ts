@@ -20,7 +20,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages';
-import { compact, isRecord } from '@rosetta/protocols/common';
+import { compact, isRecord, withoutGatewayTags } from '@rosetta/protocols/common';
 
 export function convertToOpenAIChatRequest({
   request,
@@ -73,7 +73,7 @@ export function withPromptCacheKey<T extends Record<string, unknown>>(body: T, r
 }
 
 function forwardPassthrough(original: Record<string, unknown>, upstreamModel: string, stream: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...original };
+  const body: Record<string, unknown> = { ...withoutGatewayTags(original, true) };
   for (const name of ROUTING_FIELD_NAMES) delete body[name];
   body['model'] = upstreamModel;
   if (stream) {

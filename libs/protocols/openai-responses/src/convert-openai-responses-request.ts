@@ -8,11 +8,13 @@ import {
   compact,
   convertRoutingFields,
   optionalBoolean,
+  optionalEndUser,
   optionalEnum,
   optionalNumber,
   optionalRecord,
   optionalString,
   optionalStringArray,
+  optionalTags,
   requireString,
   unsupported,
   type JsonObject,
@@ -30,7 +32,7 @@ export function convertOpenAIResponsesRequest({ body }: { body: JsonObject }): C
   refuseUnsupported(body);
   const input = convertOpenAIResponsesInput({ input: body['input'], instructions: optionalString(body, 'instructions') });
   const tools = convertOpenAIResponsesTools({ body });
-  checkStateFields(body);
+  const metadata = checkStateFields(body);
   const request: CanonicalRequest = compact({
     model: requireString(body, 'model', ''),
     messages: input.value,
@@ -43,7 +45,8 @@ export function convertOpenAIResponsesRequest({ body }: { body: JsonObject }): C
     frequencyPenalty: optionalNumber(body, 'frequency_penalty', '', PENALTY),
     responseFormat: convertTextFormat(body),
     thinking: convertReasoning(body),
-    user: optionalString(body, 'safety_identifier') ?? optionalString(body, 'user'),
+    user: optionalEndUser(body, 'safety_identifier') ?? optionalEndUser(body, 'user'),
+    tags: metadata && optionalTags(metadata),
     promptCacheKey: optionalString(body, 'prompt_cache_key'),
     stream: optionalBoolean(body, 'stream') ?? false,
     routing: convertRoutingFields({ body }),
@@ -59,15 +62,19 @@ function refuseUnsupported(body: JsonObject): void {
   if (body['prompt'] !== undefined && body['prompt'] !== null) throw unsupported("stored prompt templates ('prompt')", 'prompt');
 }
 
-/** Fields read elsewhere (storage, the answer's echo), checked here so a bad one is a 400 up front. */
-function checkStateFields(body: JsonObject): void {
+/**
+ * Fields read elsewhere (storage, the answer's echo), checked here so a bad one is a 400 up front.
+ * Metadata values are strings, as OpenAI's are, but for `tags` (the gateway's, a list of strings).
+ */
+function checkStateFields(body: JsonObject): JsonObject | undefined {
   optionalBoolean(body, 'store');
   optionalString(body, 'previous_response_id');
   optionalStringArray(body, 'include');
   optionalEnum(body, 'truncation', ['auto', 'disabled'] as const);
   const metadata = optionalRecord(body, 'metadata');
-  for (const key of Object.keys(metadata ?? {})) optionalString(metadata!, key, 'metadata');
+  for (const key of Object.keys(metadata ?? {})) if (key !== 'tags') optionalString(metadata!, key, 'metadata');
   optionalRecord(body, 'stream_options');
+  return metadata;
 }
 
 function convertTextFormat(body: JsonObject): ResponseFormat | undefined {

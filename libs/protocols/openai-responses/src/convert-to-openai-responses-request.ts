@@ -10,7 +10,7 @@
  * reach the upstream.
  */
 import { ROUTING_FIELD_NAMES, type CanonicalRequest, type Converted, type ResponseFormat, type ToolChoice, type ToolDefinition, type TranslationWarning } from '@rosetta/canonical';
-import { compact, isRecord, isString, isStringArray, type JsonObject } from '@rosetta/protocols/common';
+import { compact, isRecord, isString, isStringArray, withoutGatewayTags, type JsonObject } from '@rosetta/protocols/common';
 import { reasoningEffortFor, withPromptCacheKey } from '@rosetta/protocols/openai-chat';
 import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input';
 import { isOurItemId } from './responses-ids';
@@ -62,7 +62,7 @@ export function convertToOpenAIResponsesRequest({ request, upstreamModel, reason
 }
 
 function forwardPassthrough(original: JsonObject, upstreamModel: string, stream: boolean, reasoning: boolean | undefined): Converted<JsonObject> {
-  const body: JsonObject = { ...original };
+  const body: JsonObject = { ...withoutGatewayTags(original, true) };
   const warnings: TranslationWarning[] = [];
   for (const name of ROUTING_FIELD_NAMES) delete body[name];
   // The gateway's own conversation state: the upstream neither keeps it nor knows our ids.

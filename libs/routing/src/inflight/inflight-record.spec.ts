@@ -27,9 +27,21 @@ describe('in-flight records', () => {
   it('are skipped, not trusted, when damaged, of another version, or holding a value the ledger would refuse', () => {
     const good = JSON.parse(encodeRecord({ row: interruptedRow(draft(), PLAN, 42, 0.0123) })) as unknown[];
     const changed = (index: number, value: unknown) => JSON.stringify(good.map((v, i) => (i === index ? value : v)));
-    const damaged = ['', '{', 'null', '[]', '{"row":{}}', JSON.stringify(good.slice(1)), changed(0, 2), changed(1, 7), changed(5, null), changed(9, '502'), changed(16, null), changed(16, '0.01'), changed(17, 'maybe'), changed(21, 'yes'), changed(25, 'soon')];
+    const damaged = ['', '{', 'null', '[]', '{"row":{}}', JSON.stringify(good.slice(1)), changed(0, 3), changed(1, 7), changed(5, null), changed(9, '502'), changed(16, null), changed(16, '0.01'), changed(17, 'maybe'), changed(21, 'yes'), changed(25, 7), changed(26, 'tag'), changed(26, [1]), changed(27, 'soon')];
     expect(damaged.map((text) => decodeRecord(text, STARTED))).toEqual(damaged.map(() => undefined));
     expect(decodeRecord(JSON.stringify(good), STARTED)?.row.requestId).toBe('req_1');
+  });
+
+  it('carry the end user and tags (decision 0033), and still read a version-1 record of an older replica, unattributed', () => {
+    const attributed = draft();
+    attributed.attributed({ endUser: 'alice', tags: ['env=prod', 'team:search'] });
+    const row = interruptedRow(attributed, PLAN, 42, 0.0123);
+    expect(row).toMatchObject({ endUser: 'alice', tags: ['env=prod', 'team:search'] });
+    expect(decodeRecord(encodeRecord({ row }), STARTED)?.row).toEqual({ ...row, latencyMs: 0 });
+    const current = JSON.parse(encodeRecord({ row })) as unknown[];
+    const v1 = [1, ...current.slice(1, 25), ...current.slice(27)];
+    const { endUser: _endUser, tags: _tags, ...unattributed } = row;
+    expect(decodeRecord(JSON.stringify(v1), STARTED)?.row).toEqual({ ...unattributed, latencyMs: 0 });
   });
 
   it('drop a hold that is not one, and keep the row', () => {

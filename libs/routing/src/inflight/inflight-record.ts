@@ -52,11 +52,13 @@ export function interruptedRow(draft: UsageDraft, plan: RoutePlan, promptTokens:
     attempts: plan.attempts.length > 0 ? 1 : 0,
     route: draft.route ?? null,
     createdAt: new Date(draft.startedAt),
+    endUser: draft.attribution?.endUser ?? null,
+    tags: draft.attribution?.tags ?? null,
   };
 }
 
-/** What each row field must be: a string, a number (either may be `?` nullable), a boolean, or the cache mark. */
-type FieldKind = 'string' | 'string?' | 'number' | 'number?' | 'boolean' | 'cache';
+/** What each row field must be: a string, a number (either may be `?` nullable), a boolean, the cache mark, or tags. */
+type FieldKind = 'string' | 'string?' | 'number' | 'number?' | 'boolean' | 'cache' | 'tags';
 
 /**
  * The record's row fields in a fixed order: a record is a JSON array of their values (a third the
@@ -67,10 +69,15 @@ const FIELDS: readonly (readonly [keyof UsageRow, FieldKind])[] = [
   ['requestedModel', 'string?'], ['servedModel', 'string?'], ['provider', 'string?'], ['status', 'number'], ['errorType', 'string?'],
   ['inputTokens', 'number'], ['outputTokens', 'number'], ['cachedTokens', 'number'], ['cacheWriteTokens', 'number'], ['reasoningTokens', 'number'],
   ['costUsd', 'number'], ['cache', 'cache'], ['savedUsd', 'number?'], ['latencyMs', 'number'], ['ttftMs', 'number?'], ['streamed', 'boolean'],
-  ['attempts', 'number'], ['route', 'string?'], ['unchargedUsd', 'number?'],
+  ['attempts', 'number'], ['route', 'string?'], ['unchargedUsd', 'number?'], ['endUser', 'string?'], ['tags', 'tags'],
 ];
 /** Bumped when FIELDS changes: a record of another version is skipped, never misread. */
-const VERSION = 1;
+const VERSION = 2;
+/**
+ * Version 1 had every field up to `unchargedUsd` and no attribution (decision 0033): a replica
+ * of the version before, dying during a rolling upgrade, is still recovered, its rows unattributed.
+ */
+const V1_FIELDS = FIELDS.length - 2;
 
 export function encodeRecord({ row, hold }: InflightRecord): string {
   const values: unknown[] = [VERSION];
@@ -81,6 +88,7 @@ export function encodeRecord({ row, hold }: InflightRecord): string {
 
 function fits(value: unknown, kind: FieldKind): boolean {
   if (kind === 'cache') return value === null || value === 'hit' || value === 'miss';
+  if (kind === 'tags') return value === null || (Array.isArray(value) && value.every((tag) => typeof tag === 'string'));
   if (kind.endsWith('?') && value === null) return true;
   if (kind.startsWith('number')) return typeof value === 'number' && Number.isFinite(value);
   return typeof value === kind.replace('?', '');
@@ -98,20 +106,22 @@ export function decodeRecord(text: string, recoveredAt: number): InflightRecord 
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== FIELDS.length + 3 || parsed[0] !== VERSION) return undefined;
+  const fields = !Array.isArray(parsed) ? undefined : parsed[0] === VERSION ? FIELDS : parsed[0] === 1 ? FIELDS.slice(0, V1_FIELDS) : undefined;
+  if (!fields || (parsed as unknown[]).length !== fields.length + 3) return undefined;
+  const values = parsed as unknown[];
   const row: Record<string, unknown> = {};
-  for (const [index, [field, kind]] of FIELDS.entries()) {
-    const value: unknown = parsed[index + 1];
+  for (const [index, [field, kind]] of fields.entries()) {
+    const value: unknown = values[index + 1];
     if (!fits(value, kind)) return undefined;
     if (value !== null || field !== 'unchargedUsd') row[field] = value;
   }
-  const startedAt: unknown = parsed[FIELDS.length + 1];
+  const startedAt: unknown = values[fields.length + 1];
   if (typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
   const createdAt = new Date(startedAt);
   // An interrupted row's latency is the time until it was recovered; a recorded row keeps its own.
   if (row['errorType'] === INTERRUPTED) row['latencyMs'] = Math.max(0, recoveredAt - startedAt);
   // Verdicts are not kept in the record (a row's cost is what recovery must not lose): none.
-  return { row: { ...(row as unknown as UsageRow), guardrails: null, createdAt }, hold: holdOf(parsed[FIELDS.length + 2]) };
+  return { row: { ...(row as unknown as UsageRow), guardrails: null, createdAt }, hold: holdOf(values[fields.length + 2]) };
 }
 
 function holdOf(value: unknown): HoldRef | undefined {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { attributionFromGoneSql, attributionRecomputeSql } from '../attribution/attribution-rollup-sql';
 import { atomically } from './ledger-partitions.repository';
 import { dayBounds, RAW_SUMS, ROLLUP_COLUMNS } from './ledger-sql';
 
@@ -48,9 +49,10 @@ export class LedgerRollupRepository {
     const range = `created_at >= '${from.toISOString()}' AND created_at < '${to.toISOString()}'`;
     const dimensions = 'api_key_id, team_id, served_model, provider';
     const recompute = dropped
-      ? `WITH gone AS (DELETE FROM request_log WHERE ${range} RETURNING *)
+      ? `WITH gone AS (DELETE FROM request_log WHERE ${range} RETURNING *)${attributionFromGoneSql(day)}
          INSERT INTO request_log_daily (${ROLLUP_COLUMNS}) SELECT '${day}'::date, ${dimensions}, ${RAW_SUMS} FROM gone GROUP BY ${dimensions}`
       : `DELETE FROM request_log_daily WHERE day = '${day}';
+         ${attributionRecomputeSql(day, range)};
          INSERT INTO request_log_daily (${ROLLUP_COLUMNS}) SELECT '${day}'::date, ${dimensions}, ${RAW_SUMS} FROM request_log WHERE ${range} GROUP BY ${dimensions}`;
     await atomically(
       this.dataSource,
