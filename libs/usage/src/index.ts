@@ -10,3 +10,4 @@ export * from './usage-report-plan';
 export * from './ledger/ledger-maintenance.service';
 export * from './ledger/ledger-partitions.repository';
 export * from './ledger/ledger-rollup.repository';
+export * from './ledger/ledger-hours.repository';

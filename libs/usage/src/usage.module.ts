@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { LedgerHoursRepository } from './ledger/ledger-hours.repository';
 import { LedgerMaintenanceService } from './ledger/ledger-maintenance.service';
 import { LedgerPartitionsRepository } from './ledger/ledger-partitions.repository';
 import { LedgerRollupRepository } from './ledger/ledger-rollup.repository';
@@ -8,7 +9,7 @@ import { UsageRepository } from './usage.repository';
 
 @Global()
 @Module({
-  providers: [UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerMaintenanceService],
+  providers: [UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerHoursRepository, LedgerMaintenanceService],
   exports: [UsageRecorderService, UsageRepository, UsageReportRepository, LedgerMaintenanceService],
 })
 export class UsageModule {}

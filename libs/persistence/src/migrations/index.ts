@@ -19,6 +19,7 @@ import { ProviderPlatform1733520000000 } from './1733520000000-provider-platform
 import { ResponseCache1733600000000 } from './1733600000000-response-cache';
 import { LedgerPartitions1733700000000 } from './1733700000000-ledger-partitions';
 import { LedgerDailyRollup1733710000000 } from './1733710000000-ledger-daily-rollup';
+import { LedgerHourlyRollup1733830000000 } from './1733830000000-ledger-hourly-rollup';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   StoredAnswersJson1733200000000, StoredAnswersChain1733250000000, ModelRouterPrior1733300000000, LedgerListIndexes1733400000000,
   AdminSessionTokenBinding1733460000000, LedgerSetAside1733510000000, ProviderPlatform1733520000000,
   ResponseCache1733600000000, LedgerPartitions1733700000000, LedgerDailyRollup1733710000000,
+  LedgerHourlyRollup1733830000000,
 ];
