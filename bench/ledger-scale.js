@@ -22,7 +22,7 @@ const os = require('node:os');
 const { Client } = require('pg');
 const { createDataSource, migrate } = require('../dist/libs/persistence/src');
 const usage = require('../dist/libs/usage/src');
-const { load, freeGigabytes, DAY_MS } = require('./lib/ledger-scale-load');
+const { load, loadStaged, freeGigabytes, DAY_MS } = require('./lib/ledger-scale-load');
 const { timed, timeReports, differences, seconds } = require('./lib/ledger-scale-cases');
 
 const env = process.env;
@@ -47,9 +47,9 @@ function clocks(now) {
 
 async function loadPhase(dataSource, out, now) {
   const todayRows = env.LEDGER_TODAY_ROWS ? Number(env.LEDGER_TODAY_ROWS) : undefined;
-  const options = { rows: ROWS, days: DAYS, todayRows, now, unlogged: env.LEDGER_UNLOGGED === '1', minFreeGb: Number(env.LEDGER_MIN_FREE_GB || 12), log };
-  out.load = { before: context(), unlogged: options.unlogged, todayRows: todayRows ?? null };
-  const { insertSeconds, minFreeGb } = await load(dataSource, usage, options);
+  const options = { rows: ROWS, days: DAYS, todayRows, now, unlogged: env.LEDGER_UNLOGGED === '1', template: env.LEDGER_TEMPLATE === '1', minFreeGb: Number(env.LEDGER_MIN_FREE_GB || 12), log };
+  out.load = { before: context(), mode: env.LEDGER_LOAD || 'rows', template: options.template, unlogged: options.unlogged, todayRows: todayRows ?? null };
+  const { insertSeconds, minFreeGb } = await (env.LEDGER_LOAD === 'staged' ? loadStaged : load)(dataSource, usage, options);
   let started = performance.now();
   await dataSource.query('ANALYZE request_log');
   out.load.analyzeSeconds = seconds(started);
