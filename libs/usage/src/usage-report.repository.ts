@@ -60,7 +60,9 @@ export class UsageReportRepository {
     const rolledDays = days ? await this.rollups.rolledDays(days.first, days.end) : [];
     const plan = planUsageReport(filter.from, filter.to, rolledDays, await this.hourly.rolledHours(filter.from, filter.to));
     const { sql, params } = reportQuery(filter, plan);
-    return (await this.tuned(sql, params)).map((row) => reportRow(filter.groupBy, row));
+    // The column order once per report, not once per row: the default report answers ~10^5 rows.
+    const columns = reportColumns(filter.groupBy);
+    return (await this.tuned(sql, params)).map((row) => reportRow(filter.groupBy, columns, row));
   }
 
   /**
@@ -167,7 +169,7 @@ function presented(groupBy: readonly UsageDimension[]): string {
       FROM g ${joins} ORDER BY ${order}`;
 }
 
-function reportRow(groupBy: readonly UsageDimension[], row: Record<string, unknown>): UsageReportRow {
+function reportRow(groupBy: readonly UsageDimension[], columns: readonly (keyof UsageReportRow)[], row: Record<string, unknown>): UsageReportRow {
   const out: UsageReportRow = {
     requests: Number(row['requests']),
     errors: Number(row['errors']),
@@ -189,5 +191,7 @@ function reportRow(groupBy: readonly UsageDimension[], row: Record<string, unkno
     if (dimension === 'hour') out.hour = String(row['hour']);
   }
   // Dimensions first, in the order asked, then the totals: the JSON reads like the CSV.
-  return Object.fromEntries(reportColumns(groupBy).map((column) => [column, out[column]])) as unknown as UsageReportRow;
+  const ordered: Partial<Record<keyof UsageReportRow, unknown>> = {};
+  for (const column of columns) ordered[column] = out[column];
+  return ordered as unknown as UsageReportRow;
 }
