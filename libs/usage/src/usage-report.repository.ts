@@ -28,16 +28,19 @@ const DIMENSIONS: Readonly<Record<UsageDimension, { raw: string; daily: string; 
 const TIME_DIMENSIONS = new Set<UsageDimension>(['day', 'hour']);
 const ROLLUP_SUMS = 'requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, cache_hits, saved_usd';
 
-/** The two rollups a report reads: their table, state table, unit column and a unit's time range. */
+/**
+ * The two rollups a report reads: their full table (rollupTable picks its smallest coarse copy that
+ * serves the report), state table, unit column and a unit's time range.
+ */
 const ROLLUPS = {
   daily: { table: 'request_log_daily', state: 'request_log_days', unit: 'day', type: 'date', start: "s.day::timestamp AT TIME ZONE 'UTC'", end: "(s.day + 1)::timestamp AT TIME ZONE 'UTC'" },
   hourly: { table: 'request_log_hourly', state: 'request_log_hours', unit: 'hour', type: 'timestamptz', start: 's.hour', end: "s.hour + interval '1 hour'" },
 } as const;
 
 /**
- * Memory for the report's one grouping and sort (PostgreSQL's default 4 MB spills the default
- * `day,key,model` week, ~130k groups at the benchmark's shape, to disk twice). Per statement, on
- * an admin endpoint: bounded by the groups a report can have, not by the ledger's size.
+ * Memory for the report's one grouping and sort: with PostgreSQL's default 4 MB the default
+ * `day,key,model` week (~141k groups at the benchmark's shape) spilled both to disk. Set for the
+ * statement on an admin endpoint; what it holds is bounded by the groups a report has.
  */
 const REPORT_WORK_MEM = '64MB';
 
