@@ -1,150 +1,163 @@
 #!/usr/bin/env node
 /* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS scripts run by node, outside the TypeScript build */
 'use strict';
-// The partitioned ledger at scale (decision 0027, docs/benchmarks/2026-11-29-ledger-scale.md): a
-// scratch database on the machine's PostgreSQL, migrated; LEDGER_ROWS rows written with
-// generate_series straight into their monthly partitions, one statement per day, over LEDGER_DAYS
-// days up to now (2,000 keys with a heavy tail, 50 teams, 10 models, 3 providers, 2 % errors, 5 %
-// cache hits); then /admin/usage's query for each group_by read raw (before any rollup) and from
-// the rollup, the rollup's own cost, and the NDJSON export's read path. Not part of `npm test`.
+// The partitioned ledger at scale (decision 0027, docs/benchmarks/2026-11-29-ledger-scale.md and
+// 2026-11-29-ledger-100m.md): a database of its own on the machine's PostgreSQL, migrated and
+// loaded (bench/lib/ledger-scale-load.js); then every report the dashboard and /admin/usage serve
+// (bench/lib/ledger-scale-cases.js), through the repository: read raw (before any rollup), from the
+// daily and hourly rollups, and from the daily rollup alone (as before the hourly one), with the
+// answers compared; the rollups' own cost, budget seeding and the NDJSON export's read path.
+// Not part of `npm test`.
 //
-// Options (env): LEDGER_ROWS (10000000), LEDGER_DAYS (90), BENCH_DATABASE_URL (the server's
-// `postgres` database; a scratch database is created beside it and dropped), LEDGER_KEEP=1 keeps it.
+// Options (env): LEDGER_ROWS (10000000), LEDGER_DAYS (90), LEDGER_TODAY_ROWS (today filled whole
+// at this many rows a day; default: today up to now at the others' rate), LEDGER_CLOCKS (times of
+// today to report as of, e.g. "06:10,23:50", the last also for the raw reads; default now),
+// LEDGER_DATABASE (a named database, kept; default a scratch one, dropped), LEDGER_PHASE (all, load,
+// measure), LEDGER_UNLOGGED=1 (unlogged partitions), LEDGER_MIN_FREE_GB (12: the load stops under
+// it), LEDGER_RUNS (5), LEDGER_RAW_RUNS (1), LEDGER_RAW_WARMUP (1; 0 for none), LEDGER_SPEND=0,
+// BENCH_DATABASE_URL (the server's `postgres` database).
 require('reflect-metadata');
 const { randomBytes } = require('node:crypto');
+const os = require('node:os');
 const { Client } = require('pg');
-const { createDataSource, migrate, ledgerMonth } = require('../dist/libs/persistence/src');
+const { createDataSource, migrate } = require('../dist/libs/persistence/src');
 const usage = require('../dist/libs/usage/src');
+const { load, loadStaged, freeGigabytes, DAY_MS } = require('./lib/ledger-scale-load');
+const { timed, timeReports, differences, seconds } = require('./lib/ledger-scale-cases');
 
-const ROWS = Number(process.env.LEDGER_ROWS || 10_000_000);
-const DAYS = Number(process.env.LEDGER_DAYS || 90);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const DAY_MS = 86_400_000;
-
-const seconds = (started) => Number(((performance.now() - started) / 1000).toFixed(3));
+const env = process.env;
+const ROWS = Number(env.LEDGER_ROWS || 10_000_000);
+const DAYS = Number(env.LEDGER_DAYS || 90);
+const PHASE = env.LEDGER_PHASE || 'all';
+const ADMIN_URL = env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const RUNS = Number(env.LEDGER_RUNS || 5);
+const ROLLUP_TABLES = ['daily', 'hourly'].flatMap((unit) => ['', '_keys', '_models'].map((grain) => `request_log_${unit}${grain}`));
 const log = (text) => process.stderr.write(`${new Date().toISOString()} ${text}\n`);
+const context = () => ({ at: new Date().toISOString(), loadavg: os.loadavg().map((n) => Number(n.toFixed(2))), freeGb: freeGigabytes() });
 
-/** Best of `runs` (after one warm-up), in seconds, and what the last run returned. */
-async function timed(runs, work) {
-  let result = await work();
-  let best = Infinity;
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    result = await work();
-    best = Math.min(best, seconds(started));
-  }
-  return { seconds: best, result };
+/** The instants reports are timed as of: today's given clock times, or now. */
+function clocks(now) {
+  if (!env.LEDGER_CLOCKS) return [now];
+  const midnight = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return env.LEDGER_CLOCKS.split(',').map((hhmm) => {
+    const [h, m] = hhmm.split(':').map(Number);
+    return new Date(midnight + (h * 60 + m) * 60_000);
+  });
 }
 
-async function seed(dataSource, now) {
-  const first = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - (DAYS - 1) * DAY_MS);
-  const partitions = new usage.LedgerPartitionsRepository(dataSource);
-  for (let month = ledgerMonth(first); month.from < now; month = ledgerMonth(month.to)) await partitions.createMonth(month);
-  const perDay = Math.ceil(ROWS / DAYS);
-  const started = performance.now();
-  for (let day = 0; day < DAYS; day += 1) {
-    const from = new Date(first.getTime() + day * DAY_MS);
-    // Today only up to now: the live part a report merges is today's rows so far.
-    const span = Math.min(DAY_MS, now.getTime() - from.getTime());
-    await dataSource.query(
-      `INSERT INTO request_log (request_id, api_key_id, team_id, dialect, requested_model, served_model, provider, status, error_type, input_tokens,
-         output_tokens, cached_tokens, cost_usd, latency_ms, streamed, created_at, cache, saved_usd)
-       SELECT 'req_' || $1 || '_' || i, md5('key' || k)::uuid, md5('team' || (k % 50))::uuid, 'openai', 'rosetta/model-' || m, 'rosetta/model-' || m,
-              (ARRAY['openai', 'anthropic', 'gemini'])[1 + m % 3], CASE WHEN r < 0.02 THEN 502 ELSE 200 END, CASE WHEN r < 0.02 THEN 'upstream_error' END,
-              200 + (r * 2000)::int, 50 + (r * 500)::int, CASE WHEN m < 3 THEN (r * 100)::int ELSE 0 END,
-              CASE WHEN r > 0.95 THEN 0 ELSE (0.0000015 * (1 + m)) * (200 + r * 2000) END, 300 + (r * 3000)::int, r > 0.5,
-              $2::timestamptz + (i::float8 / $3) * $4 * interval '1 millisecond', CASE WHEN r > 0.95 THEN 'hit' END,
-              CASE WHEN r > 0.95 THEN (0.0000015 * (1 + m)) * (200 + r * 2000) END
-         FROM (SELECT i, floor(2000 * power(random(), 3))::int AS k, floor(random() * 10)::int AS m, random() AS r FROM generate_series(1, $3) i) g`,
-      [String(day), from, span === DAY_MS ? perDay : Math.max(1, Math.round((perDay * span) / DAY_MS)), span],
-    );
-    if (day % 10 === 9) log(`seeded ${day + 1}/${DAYS} days`);
+async function loadPhase(dataSource, out, now) {
+  const todayRows = env.LEDGER_TODAY_ROWS ? Number(env.LEDGER_TODAY_ROWS) : undefined;
+  const options = { rows: ROWS, days: DAYS, todayRows, now, unlogged: env.LEDGER_UNLOGGED === '1', template: env.LEDGER_TEMPLATE === '1', minFreeGb: Number(env.LEDGER_MIN_FREE_GB || 12), log };
+  out.load = { before: context(), mode: env.LEDGER_LOAD || 'rows', template: options.template, unlogged: options.unlogged, todayRows: todayRows ?? null };
+  const { insertSeconds, minFreeGb } = await (env.LEDGER_LOAD === 'staged' ? loadStaged : load)(dataSource, usage, options);
+  let started = performance.now();
+  await dataSource.query('ANALYZE request_log');
+  out.load.analyzeSeconds = seconds(started);
+  const [size] = await dataSource.query(
+    "SELECT count(*)::bigint AS n, pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size FROM pg_inherits WHERE inhparent = 'request_log'::regclass",
+  );
+  started = performance.now();
+  const [{ n }] = await dataSource.query('SELECT count(*)::bigint AS n FROM request_log');
+  Object.assign(out.load, { rows: Number(n), countSeconds: seconds(started), insertSeconds, rowsPerSecond: Math.round(Number(n) / insertSeconds), partitions: Number(size.n), size: size.size, minFreeGb, after: context() });
+  log(`loaded ${n} rows in ${insertSeconds} s, ${size.size}`);
+}
+
+async function measurePhase(dataSource, out, now) {
+  const rollups = new usage.LedgerRollupRepository(dataSource);
+  const hourly = new usage.LedgerHoursRepository(dataSource);
+  const reports = new usage.UsageReportRepository(dataSource, rollups, hourly);
+  const maintenance = new usage.LedgerMaintenanceService(new usage.LedgerPartitionsRepository(dataSource), rollups, hourly, {}, { debug: () => undefined, info: () => undefined, warn: log });
+  const key = (await dataSource.query("SELECT md5('key' || 0)::uuid AS id"))[0].id; // the busiest key
+  const at = clocks(now);
+  const late = at[at.length - 1];
+  const label = (clock) => clock.toISOString().slice(11, 16);
+  out.clocks = at.map(label);
+  await dataSource.query(`TRUNCATE request_log_days, request_log_hours, ${ROLLUP_TABLES.join(', ')}`);
+
+  out.raw = { context: context() };
+  const raw = await timeReports(reports, late, key, { runs: Number(env.LEDGER_RAW_RUNS || 1), warm: env.LEDGER_RAW_WARMUP !== '0', log, tag: `raw ${label(late)}` });
+  Object.assign(out.raw, { clock: label(late), seconds: raw.timings, rows: raw.rows });
+
+  let started = performance.now();
+  const run = await maintenance.run(late);
+  out.rollup = { context: context(), days: run.rolled.length, hours: run.hours.length, seconds: seconds(started) };
+  out.rollup.rows = {};
+  for (const table of [...ROLLUP_TABLES, 'request_log_days', 'request_log_hours']) {
+    await dataSource.query(`VACUUM ANALYZE ${table}`);
+    out.rollup.rows[table] = Number((await dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
   }
-  const inserted = seconds(started);
-  await dataSource.query('VACUUM ANALYZE request_log');
-  return { first, insertSeconds: inserted };
+  log(`rolled ${run.rolled.length} days and ${run.hours.length} hours in ${out.rollup.seconds} s`);
+
+  out.hourly = {};
+  const hourlyAnswers = {};
+  for (const clock of at) {
+    const t = await timeReports(reports, clock, key, { runs: RUNS, warm: true, log, tag: `daily+hourly ${label(clock)}` });
+    hourlyAnswers[label(clock)] = t;
+    out.hourly[label(clock)] = { context: context(), seconds: t.timings, rows: t.rows };
+  }
+  out.differences = { rawVsHourly: differences(raw, hourlyAnswers[label(late)]) };
+
+  const yesterday = new Date(late.getTime() - DAY_MS).toISOString().slice(0, 10);
+  started = performance.now();
+  await rollups.rollDay({ day: yesterday, dropped: false });
+  out.rollup.oneDaySeconds = seconds(started);
+  started = performance.now();
+  await hourly.rollHour(new Date(Math.floor(late.getTime() / 3_600_000) * 3_600_000 - 3_600_000));
+  out.rollup.oneHourSeconds = seconds(started);
+
+  // Without the hourly rollup (as before it): closed days from the daily rollup, all of today from its rows.
+  await dataSource.query('TRUNCATE request_log_hours, request_log_hourly, request_log_hourly_keys, request_log_hourly_models');
+  out.dailyOnly = {};
+  out.differences.hourlyVsDailyOnly = {};
+  for (const clock of at) {
+    const t = await timeReports(reports, clock, key, { runs: Number(env.LEDGER_OLD_RUNS || 3), warm: true, log, tag: `daily only ${label(clock)}` });
+    out.dailyOnly[label(clock)] = { context: context(), seconds: t.timings };
+    out.differences.hourlyVsDailyOnly[label(clock)] = differences(hourlyAnswers[label(clock)], t);
+  }
+  out.identical = out.differences.rawVsHourly.length === 0 && Object.values(out.differences.hourlyVsDailyOnly).every((d) => d.length === 0);
+  await sidePaths(dataSource, out, late, key);
+}
+
+/** Budget seeding for the busiest key, and the export's read path over one day. */
+async function sidePaths(dataSource, out, now, key) {
+  const spend = new usage.UsageRepository(dataSource);
+  // Reads every row of the busiest key (8 % of the ledger) by its covering index: skipped with
+  // LEDGER_SPEND=0 where no VACUUM has set the visibility map (each index entry then visits the heap).
+  if (env.LEDGER_SPEND !== '0') out.spentSinceBusiestKeyTotal = (await timed(1, () => spend.spentSince('key', key, new Date(0)), false)).seconds;
+  const day = { since: new Date(now.getTime() - 2 * DAY_MS), until: new Date(now.getTime() - DAY_MS) };
+  const started = performance.now();
+  let rows = 0;
+  let bytes = 0;
+  for await (const page of spend.exportPages(day)) {
+    rows += page.length;
+    bytes += page.reduce((sum, row) => sum + JSON.stringify(row).length + 1, 0);
+  }
+  const exportSeconds = seconds(started);
+  out.export = { rows, megabytes: Number((bytes / 1024 ** 2).toFixed(1)), seconds: exportSeconds, rowsPerSecond: Math.round(rows / exportSeconds) };
+  log(`exported ${rows} rows in ${exportSeconds} s`);
 }
 
 async function main() {
-  const name = `rosetta_bench_ledger_${randomBytes(4).toString('hex')}`;
+  const name = env.LEDGER_DATABASE || `rosetta_bench_ledger_${randomBytes(4).toString('hex')}`;
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error('LEDGER_DATABASE: lower-case letters, digits and _ only');
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const dataSource = createDataSource({ url: url.toString(), dataDir: '', entities: [] });
   await dataSource.initialize();
-  const out = { rows: ROWS, days: DAYS, postgres: null, timings: {} };
+  const out = { database: name, rows: ROWS, days: DAYS, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 1024 ** 3) };
   try {
     await migrate(dataSource);
     out.postgres = (await dataSource.query('SHOW server_version'))[0].server_version;
     const now = new Date();
-    const { insertSeconds } = await seed(dataSource, now);
-    const [size] = await dataSource.query("SELECT count(*)::bigint AS n, pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size FROM pg_inherits WHERE inhparent = 'request_log'::regclass");
-    out.seed = { insertSeconds, rowsPerSecond: Math.round(ROWS / insertSeconds), partitions: Number(size.n), size: size.size };
-    log(`seeded ${ROWS} rows in ${insertSeconds} s`);
-
-    const rollups = new usage.LedgerRollupRepository(dataSource);
-    const reports = new usage.UsageReportRepository(dataSource, rollups);
-    const key = (await dataSource.query("SELECT md5('key' || 0)::uuid AS id"))[0].id; // the busiest key
-    const cases = [
-      ['group_by=day, 30 days', { groupBy: ['day'], days: 30 }],
-      ['group_by=key, 30 days', { groupBy: ['key'], days: 30 }],
-      ['group_by=team, 30 days', { groupBy: ['team'], days: 30 }],
-      ['group_by=model, 30 days', { groupBy: ['model'], days: 30 }],
-      ['group_by=provider, 30 days', { groupBy: ['provider'], days: 30 }],
-      ['default (day,key,model), 7 days', { groupBy: ['day', 'key', 'model'], days: 7 }],
-      ['group_by=model,day, busiest key, 30 days', { groupBy: ['model', 'day'], days: 30, apiKeyId: key }],
-      ['group_by=key, 90 days', { groupBy: ['key'], days: 90 }],
-      ['group_by=hour, 1 day (raw rows always)', { groupBy: ['hour'], days: 1 }],
-    ];
-    const filterOf = ({ days, ...rest }) => ({ ...rest, from: new Date(now.getTime() - days * DAY_MS), to: now });
-    const rawRuns = Number(process.env.LEDGER_RAW_RUNS || 1);
-    out.timings.raw = {};
-    for (const [label, c] of cases) {
-      out.timings.raw[label] = (await timed(rawRuns, () => reports.report(filterOf(c)))).seconds;
-      log(`raw ${label}: ${out.timings.raw[label]} s`);
-    }
-    const raw = {};
-    for (const [label, c] of cases) raw[label] = await reports.report(filterOf(c));
-
-    const maintenance = new usage.LedgerMaintenanceService(new usage.LedgerPartitionsRepository(dataSource), rollups, {}, { info: () => undefined, warn: log });
-    let started = performance.now();
-    const run = await maintenance.run(now);
-    out.rollup = { days: run.rolled.length, seconds: seconds(started), rows: Number((await dataSource.query('SELECT count(*) AS n FROM request_log_daily'))[0].n) };
-    log(`rolled ${run.rolled.length} days in ${out.rollup.seconds} s`);
-    started = performance.now();
-    const yesterday = new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
-    await rollups.rollDay({ day: yesterday, dropped: false });
-    out.rollup.oneDaySeconds = seconds(started);
-    await dataSource.query('VACUUM ANALYZE request_log_daily');
-
-    out.timings.rollup = {};
-    out.identical = true;
-    for (const [label, c] of cases) {
-      const { seconds: s, result } = await timed(5, () => reports.report(filterOf(c)));
-      out.timings.rollup[label] = s;
-      if (JSON.stringify(result) !== JSON.stringify(raw[label])) out.identical = false;
-      log(`rollup ${label}: ${s} s`);
-    }
-    const spend = new usage.UsageRepository(dataSource);
-    out.timings.spentSinceBusiestKeyTotal = (await timed(3, () => spend.spentSince('key', key, new Date(0)))).seconds;
-
-    // The export's read path: keyset pages serialised as the controller does, one day's rows.
-    const day = { since: new Date(now.getTime() - 2 * DAY_MS), until: new Date(now.getTime() - DAY_MS) };
-    started = performance.now();
-    let rows = 0;
-    let bytes = 0;
-    for await (const page of spend.exportPages(day)) {
-      rows += page.length;
-      bytes += page.reduce((sum, row) => sum + JSON.stringify(row).length + 1, 0);
-    }
-    const exportSeconds = seconds(started);
-    out.export = { rows, megabytes: Number((bytes / 1024 ** 2).toFixed(1)), seconds: exportSeconds, rowsPerSecond: Math.round(rows / exportSeconds) };
-    log(`exported ${rows} rows in ${exportSeconds} s`);
+    if (PHASE !== 'measure') await loadPhase(dataSource, out, now);
+    if (PHASE !== 'load') await measurePhase(dataSource, out, now);
   } finally {
     await dataSource.destroy();
-    if (process.env.LEDGER_KEEP !== '1') await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (!env.LEDGER_DATABASE || env.LEDGER_DROP === '1') await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

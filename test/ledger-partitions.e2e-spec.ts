@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource, ledgerMonthsAhead, migrate, MIGRATIONS } from '@rosetta/persistence';
-import { UsageReportRepository, UsageRepository, type LedgerRollupRepository, type UsageReportRow } from '@rosetta/usage';
+import { LedgerHoursRepository, UsageReportRepository, UsageRepository, type LedgerRollupRepository, type UsageReportRow } from '@rosetta/usage';
 import { DataSource } from 'typeorm';
 import { ledgerOn, partitionNames, reportCases, seedLedger, startPglitePeer, type Ledger } from './support/ledger-db';
 import { createTestDatabase } from './support/services';
@@ -68,10 +68,10 @@ describe('ledger partitions, rollups and retention', () => {
       expect(await maintenance.run()).toBeUndefined();
       await other.query('SELECT pg_advisory_unlock(7152030)');
       await other.release();
-      expect(await maintenance.run()).toEqual({ created: [], rolled: expect.any(Array), dropped: [] });
+      expect(await maintenance.run()).toEqual({ created: [], rolled: expect.any(Array), dropped: [], hours: expect.any(Array) });
       // Runs "two months on" rolled up days still to come: start the next test from a clean slate.
       await dataSource.query('DROP TABLE request_log_2025_03');
-      await dataSource.query('TRUNCATE request_log_days, request_log_daily');
+      await dataSource.query('TRUNCATE request_log_days, request_log_daily, request_log_hours, request_log_hourly');
     });
 
     it('answers every report from the rollup exactly as from the raw rows, partial days, today and a late row included', async () => {
@@ -96,7 +96,7 @@ describe('ledger partitions, rollups and retention', () => {
       // statement's own check reads that day from its rows.
       const everyDay = async (first: string, end: string): Promise<string[]> =>
         Array.from({ length: (Date.parse(end) - Date.parse(first)) / DAY }, (_, i) => new Date(Date.parse(first) + i * DAY).toISOString().slice(0, 10));
-      const stalePlan = new UsageReportRepository(dataSource, { rolledDays: everyDay } as unknown as LedgerRollupRepository);
+      const stalePlan = new UsageReportRepository(dataSource, { rolledDays: everyDay } as unknown as LedgerRollupRepository, new LedgerHoursRepository(dataSource));
       const answers: unknown[] = [];
       for (const filter of reportCases(now, KEYS[0]!, TEAMS[0]!)) answers.push(await stalePlan.report(filter));
       expect(answers).toEqual(withLate);

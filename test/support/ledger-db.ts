@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RosettaConfig } from '@rosetta/platform';
-import { LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository, type UsageReportFilter, type UsageReportRow } from '@rosetta/usage';
+import { LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository, type UsageReportFilter, type UsageReportRow } from '@rosetta/usage';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -13,17 +13,18 @@ export interface LedgerDb {
 
 /** The ledger's maintenance and report, in process or in the PGlite peer. */
 export interface Ledger {
-  maintenance: { run(now?: Date): Promise<{ created: string[]; rolled: string[]; dropped: string[] } | undefined> };
+  maintenance: { run(now?: Date): Promise<{ created: string[]; rolled: string[]; dropped: string[]; hours: string[] } | undefined> };
   reports: { report(filter: UsageReportFilter): Promise<UsageReportRow[]> };
 }
 
 /** The ledger's maintenance and report on a data source, as the gateway wires them. */
 export function ledgerOn(dataSource: DataSource, retentionDays?: number): Ledger {
   const rollups = new LedgerRollupRepository(dataSource);
+  const hourly = new LedgerHoursRepository(dataSource);
   const config = { ledgerRetentionDays: retentionDays } as RosettaConfig;
   return {
-    maintenance: new LedgerMaintenanceService(new LedgerPartitionsRepository(dataSource), rollups, config, pino({ level: 'silent' })),
-    reports: new UsageReportRepository(dataSource, rollups),
+    maintenance: new LedgerMaintenanceService(new LedgerPartitionsRepository(dataSource), rollups, hourly, config, pino({ level: 'silent' })),
+    reports: new UsageReportRepository(dataSource, rollups, hourly),
   };
 }
 

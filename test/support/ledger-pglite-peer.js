@@ -4,16 +4,17 @@
 require('reflect-metadata');
 const readline = require('node:readline');
 const { createDataSource, migrate } = require('../../dist/libs/persistence/src');
-const { LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository } = require('../../dist/libs/usage/src');
+const { LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository } = require('../../dist/libs/usage/src');
 
 (async () => {
   const db = createDataSource({ dataDir: process.argv[2], entities: [] });
   await db.initialize();
   await migrate(db);
   const rollups = new LedgerRollupRepository(db);
-  const silent = { info: () => undefined, warn: () => undefined };
-  const maintenance = new LedgerMaintenanceService(new LedgerPartitionsRepository(db), rollups, {}, silent);
-  const reports = new UsageReportRepository(db, rollups);
+  const hourly = new LedgerHoursRepository(db);
+  const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };
+  const maintenance = new LedgerMaintenanceService(new LedgerPartitionsRepository(db), rollups, hourly, {}, silent);
+  const reports = new UsageReportRepository(db, rollups, hourly);
   const ops = {
     query: (m) => db.query(m.sql, m.params),
     report: (m) => reports.report({ ...m.filter, from: new Date(m.filter.from), to: new Date(m.filter.to) }),

@@ -13,3 +13,4 @@ export * from './ledger/ledger-rollup.repository';
 export * from './attribution/attribution';
 export * from './attribution/attribution-report.repository';
 export * from './attribution/end-user-spend.repository';
+export * from './ledger/ledger-hours.repository';

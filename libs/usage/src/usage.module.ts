@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AttributionReportRepository } from './attribution/attribution-report.repository';
 import { EndUserSpendRepository } from './attribution/end-user-spend.repository';
+import { LedgerHoursRepository } from './ledger/ledger-hours.repository';
 import { LedgerMaintenanceService } from './ledger/ledger-maintenance.service';
 import { LedgerPartitionsRepository } from './ledger/ledger-partitions.repository';
 import { LedgerRollupRepository } from './ledger/ledger-rollup.repository';
@@ -11,7 +12,7 @@ import { UsageRepository } from './usage.repository';
 @Global()
 @Module({
   providers: [
-    UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerMaintenanceService,
+    UsageRepository, UsageRecorderService, UsageReportRepository, LedgerPartitionsRepository, LedgerRollupRepository, LedgerHoursRepository, LedgerMaintenanceService,
     AttributionReportRepository, EndUserSpendRepository,
   ],
   exports: [UsageRecorderService, UsageRepository, UsageReportRepository, LedgerMaintenanceService, AttributionReportRepository, EndUserSpendRepository],

@@ -22,6 +22,7 @@ import { LedgerDailyRollup1733710000000 } from './1733710000000-ledger-daily-rol
 import { Guardrails1733800000000 } from './1733800000000-guardrails';
 import { Attribution1733810000000 } from './1733810000000-attribution';
 import { AlertWebhooks1733820000000 } from './1733820000000-alert-webhooks';
+import { LedgerHourlyRollup1733830000000 } from './1733830000000-ledger-hourly-rollup';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Guardrails1733800000000,
   Attribution1733810000000,
   AlertWebhooks1733820000000,
+  LedgerHourlyRollup1733830000000,
 ];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { attributionFromGoneSql, attributionRecomputeSql } from '../attribution/attribution-rollup-sql';
 import { atomically } from './ledger-partitions.repository';
-import { dayBounds, RAW_SUMS, ROLLUP_COLUMNS } from './ledger-sql';
+import { coarseRollupsSql, dayBounds, RAW_SUMS, ROLLUP_COLUMNS } from './ledger-sql';
 
 /** A day whose rollup is missing or stale; `dropped`: its raw rows went to retention before. */
 export interface StaleDay {
@@ -57,7 +57,8 @@ export class LedgerRollupRepository {
     await atomically(
       this.dataSource,
       `INSERT INTO request_log_days (day, rolled) VALUES ('${day}', true) ON CONFLICT (day) DO UPDATE SET rolled = true;
-       ${recompute}`,
+       ${recompute};
+       ${coarseRollupsSql('request_log_daily', 'day', day)}`,
     );
   }
 

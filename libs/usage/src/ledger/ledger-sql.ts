@@ -50,3 +50,23 @@ export const DAY_MS = 86_400_000;
 export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<unknown>;
 }
+
+/** The coarse grains of the rollups and their dimensions (decision 0027's amendment). */
+export const COARSE_GRAINS = [
+  ['keys', 'api_key_id, team_id'],
+  ['models', 'served_model, provider'],
+] as const;
+const SUM_NAMES = 'requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, cache_hits, saved_usd';
+
+/**
+ * The coarse copies of a rollup (`<table>_keys`, `<table>_models`) for one day or hour, recomputed
+ * from its full rows: statements to run in the transaction that wrote them, after it did.
+ * `at` is the unit's SQL literal text (a day or an instant), already checked.
+ */
+export function coarseRollupsSql(table: 'request_log_daily' | 'request_log_hourly', unit: 'day' | 'hour', at: string): string {
+  return COARSE_GRAINS.map(
+    ([grain, dimensions]) => `DELETE FROM ${table}_${grain} WHERE ${unit} = '${at}';
+      INSERT INTO ${table}_${grain} (${unit}, ${dimensions}, ${SUM_NAMES}) SELECT ${unit}, ${dimensions}, ${sumsOfSums()} FROM ${table} WHERE ${unit} = '${at}' GROUP BY 1, 2, 3`,
+  ).join(';\n');
+}
+
