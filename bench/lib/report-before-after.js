@@ -19,6 +19,7 @@ function keyWords(key) {
     enterprise: 'an enterprise key (unlimited RPM/TPM, no budget)',
     limited: 'a key with finite, never-reached RPM and TPM (both Redis checks run)',
     budget: 'a key with finite, never-reached RPM and TPM, a key dollar budget and a team with a dollar budget (both budgets held and settled on every request)',
+    guarded: 'an enterprise key with every built-in guardrail check (PII and secrets, redacting) on input and output',
   }[key.kind];
   return key.fallback ? `${words}; \`${key.requested}\` was asked, but this commit has no budgets` : words;
 }
