@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createDataSource, migrate } from '@rosetta/persistence';
 import { AttributionReportRepository, EndUserSpendRepository, LedgerRollupRepository, type AttributionReportFilter } from '@rosetta/usage';
 import type { DataSource } from 'typeorm';
-import { ledgerOn, seedLedger } from './support/ledger-db';
-import { createTestDatabase } from './support/services';
+import { ledgerOn, openMigratedDatabase, type MigratedDatabase, seedLedger } from './support/ledger-db';
 
 const DAY = 86_400_000;
 const KEYS = [randomUUID(), randomUUID()];
@@ -35,20 +33,14 @@ function cases(now: Date): AttributionReportFilter[] {
  * rollups keep what its rows said, for reports and for an end user's spend (budget seeding).
  */
 describe('attribution rollups', () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: MigratedDatabase;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    dataSource = createDataSource({ url: db.url, dataDir: '', entities: [] });
-    await dataSource.initialize();
-    await migrate(dataSource);
+    db = await openMigratedDatabase();
+    dataSource = db.dataSource;
   });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.drop();
-  });
+  afterAll(() => db?.close());
 
   const all = async (reports: AttributionReportRepository, now: Date): Promise<unknown[]> => {
     const answers: unknown[] = [];

@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDataSource, migrate } from '@rosetta/persistence';
 import { LedgerHoursRepository, LedgerRollupRepository, UsageReportRepository, type UsageReportFilter, type UsageReportRow } from '@rosetta/usage';
 import type { DataSource } from 'typeorm';
-import { ledgerOn, seedLedger, startPglitePeer, type Ledger, type LedgerDb } from './support/ledger-db';
-import { createTestDatabase } from './support/services';
+import { ledgerOn, openMigratedDatabase, type MigratedDatabase, seedLedger, startPglitePeer, type Ledger, type LedgerDb } from './support/ledger-db';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -48,20 +46,14 @@ async function seedHours(db: LedgerDb, now: Date, prefix: string): Promise<void>
  */
 describe('ledger hourly rollup', () => {
   describe('on PostgreSQL', () => {
-    let db: Awaited<ReturnType<typeof createTestDatabase>>;
+    let db: MigratedDatabase;
     let dataSource: DataSource;
 
     beforeAll(async () => {
-      db = await createTestDatabase();
-      dataSource = createDataSource({ url: db.url, dataDir: '', entities: [] });
-      await dataSource.initialize();
-      await migrate(dataSource);
+      db = await openMigratedDatabase();
+      dataSource = db.dataSource;
     });
-
-    afterAll(async () => {
-      await dataSource?.destroy();
-      await db?.drop();
-    });
+    afterAll(() => db?.close());
 
     it('rolls up every closed hour of the last eight days and answers every report as the raw rows do', async () => {
       const now = new Date();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createDataSource, ledgerMonthsAhead, migrate, MIGRATIONS } from '@rosetta/persistence';
 import { LedgerHoursRepository, UsageReportRepository, UsageRepository, type LedgerRollupRepository, type UsageReportRow } from '@rosetta/usage';
 import { DataSource } from 'typeorm';
-import { ledgerOn, partitionNames, reportCases, seedLedger, startPglitePeer, type Ledger } from './support/ledger-db';
+import { ledgerOn, openMigratedDatabase, type MigratedDatabase, partitionNames, reportCases, seedLedger, startPglitePeer, type Ledger } from './support/ledger-db';
 import { createTestDatabase } from './support/services';
 
 const DAY = 86_400_000;
@@ -29,20 +29,14 @@ const requests = (rows: UsageReportRow[]): number => rows.reduce((sum, row) => s
  */
 describe('ledger partitions, rollups and retention', () => {
   describe('on PostgreSQL', () => {
-    let db: Awaited<ReturnType<typeof createTestDatabase>>;
+    let db: MigratedDatabase;
     let dataSource: DataSource;
 
     beforeAll(async () => {
-      db = await createTestDatabase();
-      dataSource = createDataSource({ url: db.url, dataDir: '', entities: [] });
-      await dataSource.initialize();
-      await migrate(dataSource);
+      db = await openMigratedDatabase();
+      dataSource = db.dataSource;
     });
-
-    afterAll(async () => {
-      await dataSource?.destroy();
-      await db?.drop();
-    });
+    afterAll(() => db?.close());
 
     it('gets this month and the next two from the migration, then more ahead as months pass, and a month for rows the default partition caught', async () => {
       const now = new Date();

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RosettaConfig } from '@rosetta/platform';
 import { LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository, type UsageReportFilter, type UsageReportRow } from '@rosetta/usage';
+import { createDataSource, migrate } from '@rosetta/persistence';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
+import { createTestDatabase } from './services';
 
 /** What the helpers below need of a database: PostgreSQL's data source, or the PGlite peer. */
 export interface LedgerDb {
@@ -118,6 +120,28 @@ export async function startPglitePeer(dataDir: string): Promise<Ledger & { db: L
       const exited = new Promise((resolve) => child.once('exit', resolve));
       await ask({ op: 'close' }).catch(() => undefined);
       await exited;
+    },
+  };
+}
+
+/** A fresh PostgreSQL test database with every migration run; `close` destroys the connection and drops it. */
+export interface MigratedDatabase {
+  url: string;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+export async function openMigratedDatabase(): Promise<MigratedDatabase> {
+  const db = await createTestDatabase();
+  const dataSource = createDataSource({ url: db.url, dataDir: '', entities: [] });
+  await dataSource.initialize();
+  await migrate(dataSource);
+  return {
+    url: db.url,
+    dataSource,
+    close: async () => {
+      await dataSource.destroy();
+      await db.drop();
     },
   };
 }
