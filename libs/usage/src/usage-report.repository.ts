@@ -3,9 +3,8 @@ import { DataSource } from 'typeorm';
 import { LedgerHoursRepository } from './ledger/ledger-hours.repository';
 import { LedgerRollupRepository } from './ledger/ledger-rollup.repository';
 import { RAW_SUMS, sumsOfSums } from './ledger/ledger-sql';
-import { reportColumns, type UsageDimension, type UsageReportFilter, type UsageReportRow } from './usage-report';
+import { reportColumns, reportTotals, type UsageDimension, type UsageReportFilter, type UsageReportRow } from './usage-report';
 import { planUsageReport, rollupTable, wholeDays, type UsageReportPlan } from './usage-report-plan';
-import { usdString } from './usd';
 
 /**
  * Each dimension over raw rows, over daily and hourly rollup rows (all yielding `column`), and as
@@ -173,17 +172,7 @@ function presented(groupBy: readonly UsageDimension[]): string {
 }
 
 function reportRow(groupBy: readonly UsageDimension[], columns: readonly (keyof UsageReportRow)[], row: Record<string, unknown>): UsageReportRow {
-  const out: UsageReportRow = {
-    requests: Number(row['requests']),
-    errors: Number(row['errors']),
-    input_tokens: Number(row['input_tokens']),
-    output_tokens: Number(row['output_tokens']),
-    cached_tokens: Number(row['cached_tokens']),
-    reasoning_tokens: Number(row['reasoning_tokens']),
-    cost_usd: usdString(Number(row['cost_text'])),
-    cache_hits: Number(row['cache_hits']),
-    saved_usd: usdString(Number(row['saved_text'])),
-  };
+  const out = reportTotals(row);
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
   for (const dimension of groupBy) {
     if (dimension === 'day') out.day = String(row['day']);

@@ -114,3 +114,18 @@ export function csvCell(value: string | number | null | undefined): string {
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+/** A report row's sums, as one SQL row of either report answers them (cost and savings as exact text). */
+export function reportTotals(row: Record<string, unknown>): UsageReportRow {
+  return {
+    requests: Number(row['requests']),
+    errors: Number(row['errors']),
+    input_tokens: Number(row['input_tokens']),
+    output_tokens: Number(row['output_tokens']),
+    cached_tokens: Number(row['cached_tokens']),
+    reasoning_tokens: Number(row['reasoning_tokens']),
+    cost_usd: usdString(Number(row['cost_text'])),
+    cache_hits: Number(row['cache_hits']),
+    saved_usd: usdString(Number(row['saved_text'])),
+  };
+}

@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { LedgerRollupRepository } from '../ledger/ledger-rollup.repository';
 import { RAW_SUMS, sumsOfSums } from '../ledger/ledger-sql';
-import { reportColumns, type ReportDimension, type UsageReportFilter, type UsageReportRow } from '../usage-report';
+import { reportColumns, reportTotals, type ReportDimension, type UsageReportFilter, type UsageReportRow } from '../usage-report';
 import { planUsageReport, wholeDays, type UsageReportPlan } from '../usage-report-plan';
-import { usdString } from '../usd';
 import { tagRows } from './attribution-rollup-sql';
 
 /** A report grouped by end user or by tag (one of them), with any of the other dimensions. */
@@ -115,15 +114,7 @@ export function attributionReportQuery(filter: AttributionReportFilter, plan: Us
 function reportRow(groupBy: readonly ReportDimension[], row: Record<string, unknown>): UsageReportRow {
   const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
   const out: UsageReportRow = {
-    requests: Number(row['requests']),
-    errors: Number(row['errors']),
-    input_tokens: Number(row['input_tokens']),
-    output_tokens: Number(row['output_tokens']),
-    cached_tokens: Number(row['cached_tokens']),
-    reasoning_tokens: Number(row['reasoning_tokens']),
-    cost_usd: usdString(Number(row['cost_text'])),
-    cache_hits: Number(row['cache_hits']),
-    saved_usd: usdString(Number(row['saved_text'])),
+    ...reportTotals(row),
     day: text(row['day']) ?? undefined,
     hour: text(row['hour']) ?? undefined,
     api_key_id: text(row['api_key_id']),
