@@ -162,6 +162,6 @@ describe('upstream transport: cancellation and time-outs', () => {
     expect(created).toEqual(expect.objectContaining({ name: 'ci', plan: 'pro', rpm: 50, key: expect.stringMatching(/^rsk_/) }));
     expect(cli('keys', 'list').map((k: { id: string }) => k.id)).toContain(created.id);
     expect(cli('keys', 'revoke', created.id).revoked_at).toEqual(expect.any(String));
-    expect(cli('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', 'null')).toEqual({ name: 'cli-plan', rpm: 5, tpm: null, cache: null, prompt_cache: null });
+    expect(cli('plans', 'set', 'cli-plan', '--rpm', '5', '--tpm', 'null')).toEqual({ name: 'cli-plan', rpm: 5, tpm: null, cache: null, prompt_cache: null, guardrails: null });
   });
 });
