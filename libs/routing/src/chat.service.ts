@@ -68,11 +68,18 @@ export class ChatService {
     }
   }
 
-  /** Guardrails (decision 0030): input first (a redacted prompt is routed, cached, sent), output on any answer. */
+  /**
+   * Guardrails (decision 0030): input first (a redacted prompt is routed, cached, sent, and is what
+   * a trace capturing content keeps; a blocked one is never captured), output on any answer.
+   */
   async complete(original: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const guard = this.guardrails.policyFor(ctx);
-    if (!guard) return this.answer(original, ctx);
+    if (!guard) {
+      ctx.trace?.input(original);
+      return this.answer(original, ctx);
+    }
     const asked = guard.input ? await this.guardrails.admitInput(original, ctx, guard) : original;
+    ctx.trace?.input(asked);
     const outcome = await this.answer(asked, ctx);
     return guard.output ? this.guardrails.admitAnswer(outcome, ctx, guard) : outcome;
   }
@@ -116,6 +123,7 @@ export class ChatService {
   async stream(original: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
     const guard = this.guardrails.policyFor(ctx);
     const asked = guard?.input ? await this.guardrails.admitInput(original, ctx, guard) : original;
+    ctx.trace?.input(asked);
     // Output checks read the text: the stream is decoded, never the upstream's frames passed on.
     const output = guard?.output ? guard : undefined;
     const guarded = (events: AsyncIterable<StreamEvent>): AsyncIterable<StreamEvent> => (output ? this.guardrails.guardStream(events, ctx, output) : events);
