@@ -16,7 +16,7 @@ import { writeEventStream } from './write-event-stream';
  */
 export async function serveChat(chat: ChatService, req: GatewayHttpRequest, res: GatewayHttpResponse, dialect: DialectId, exchange: ChatExchange): Promise<void> {
   const { request } = exchange;
-  const ctx = callContext(req, res, (draft, status) => chat.recordUsage(draft, status), attributionOf(req.headers, request));
+  const ctx = callContext(req, res, (draft, status, ctx) => chat.recordUsage(draft, status, ctx), attributionOf(req.headers, request));
   const warningsFor = (meta: ServedMeta) => (meta.protocol === dialect ? [] : exchange.warnings);
   if (!request.stream) {
     const outcome = await chat.complete(request, ctx);
