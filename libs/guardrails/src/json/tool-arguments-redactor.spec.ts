@@ -171,4 +171,15 @@ describe('ToolArgumentsRedactor', () => {
   it('sends a cut-short string unclosed at the end, redacted', () => {
     expect(streamed(REDACT, ['{"to": "write to bob@cor', 'p.example'])).toMatchObject({ text: '{"to": "write to [REDACTED:email]' });
   });
+
+  it('takes hostile arguments in stride: a million-digit number, and escapes held back behind a trigger', () => {
+    const policy = guardrails([{ check: 'secrets', on: 'output', action: 'redact' }, { check: 'pii', on: 'output', action: 'log' }]);
+    const digits = '9'.repeat(1_000_000);
+    expect(streamed(policy, [`{"n": ${digits.slice(0, 500_000)}`, `${digits.slice(500_000)}}`]).text).toBe(`{"n": ${digits}}`);
+    // A PEM opening holds the string back up to 8 KB: every escape of it is one run, sent in order.
+    const escapes = '\\n'.repeat(50_000);
+    const json = `{"key": "-----BEGIN ${escapes}"}`;
+    const out = streamed(policy, json.match(/[\s\S]{1,7}/g) ?? []).text;
+    expect(out).toBe(json);
+  });
 });

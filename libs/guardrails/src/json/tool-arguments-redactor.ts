@@ -110,7 +110,9 @@ export class ToolArgumentsRedactor {
 class StringRedactor {
   /** Characters given to the redactor and not sent yet, decoded, and as written (runs). */
   private pending = '';
-  private readonly runs: Array<{ decoded: number; raw: string }> = [];
+  private runs: Array<{ decoded: number; raw: string }> = [];
+  /** The first run not sent (runs before it are dropped in bulk: no shifting per run). */
+  private head = 0;
   private rewritten = false;
 
   constructor(private readonly redactor: StreamingRedactor) {}
@@ -118,7 +120,7 @@ class StringRedactor {
   push(decoded: string, raw: string): OutputStep {
     if (!this.rewritten) {
       this.pending += decoded;
-      const last = this.runs.at(-1);
+      const last = this.runs.length > this.head ? this.runs[this.runs.length - 1] : undefined;
       // Plain characters (decoded as written) join one run, so it can be cut anywhere.
       if (decoded === raw && last && last.decoded === last.raw.length) {
         last.raw += raw;
@@ -144,7 +146,8 @@ class StringRedactor {
     }
     this.rewritten = true;
     this.pending = '';
-    this.runs.length = 0;
+    this.runs = [];
+    this.head = 0;
     return { text: escapeJsonText(step.text) };
   }
 
@@ -153,11 +156,11 @@ class StringRedactor {
     let left = count;
     let raw = '';
     while (left > 0) {
-      const run = this.runs[0]!;
+      const run = this.runs[this.head]!;
       if (run.decoded <= left) {
         raw += run.raw;
         left -= run.decoded;
-        this.runs.shift();
+        this.head++;
       } else {
         // Only a plain run is longer than one character: cut it.
         raw += run.raw.slice(0, left);
@@ -165,6 +168,10 @@ class StringRedactor {
         run.decoded -= left;
         left = 0;
       }
+    }
+    if (this.head > 64 && this.head * 2 > this.runs.length) {
+      this.runs = this.runs.slice(this.head);
+      this.head = 0;
     }
     return raw;
   }
