@@ -19,15 +19,17 @@ export interface StreamGuardHooks {
 }
 
 /** The kinds of block guarded, by their opening event. */
-type BlockKind = 'text' | 'thinking' | 'tool';
-type DeltaEvent = Extract<StreamEvent, { type: 'text-delta' | 'thinking-delta' | 'tool-call-delta' }>;
+type BlockKind = 'text' | 'thinking' | 'refusal' | 'tool';
+type DeltaEvent = Extract<StreamEvent, { type: 'text-delta' | 'thinking-delta' | 'refusal-delta' | 'tool-call-delta' }>;
+const DELTA_OF: Record<Exclude<BlockKind, 'tool'>, 'text-delta' | 'thinking-delta' | 'refusal-delta'> = { text: 'text-delta', thinking: 'thinking-delta', refusal: 'refusal-delta' };
+const KIND_OF: Record<DeltaEvent['type'], BlockKind> = { 'text-delta': 'text', 'thinking-delta': 'thinking', 'refusal-delta': 'refusal', 'tool-call-delta': 'tool' };
 
 const OPENED: Partial<Record<StreamEvent['type'], BlockKind>> = { 'text-start': 'text', 'thinking-start': 'thinking', 'tool-call-start': 'tool' };
 const ENDS: Partial<Record<StreamEvent['type'], true>> = { 'text-end': true, 'thinking-end': true, 'tool-call-end': true };
 
 /**
- * Output guardrails over a decoded stream (decision 0030). Each text and thinking block's deltas go
- * through a StreamingRedactor, each tool call's argument deltas through a ToolArgumentsRedactor
+ * Output guardrails over a decoded stream (decision 0030). Each text, thinking and refusal block's
+ * deltas go through a StreamingRedactor, each tool call's argument deltas through a ToolArgumentsRedactor
  * (valid JSON out whatever is redacted); each holds back only what the longest pattern needs. A
  * blocking check ends the stream with the dialect's in-stream error at the first violating chunk,
  * having sent none of the violation. A thinking block something was redacted in ends without its
@@ -42,7 +44,7 @@ export async function* guardStream(events: AsyncIterable<StreamEvent>, effective
     for await (const event of events) {
       const kind = OPENED[event.type];
       if (kind) guard.open((event as { index: number }).index, kind);
-      if (event.type === 'text-delta' || event.type === 'thinking-delta' || event.type === 'tool-call-delta') {
+      if (event.type === 'text-delta' || event.type === 'thinking-delta' || event.type === 'refusal-delta' || event.type === 'tool-call-delta') {
         const out = guard.delta(event);
         if (out?.type === 'error') {
           yield out;
@@ -117,8 +119,8 @@ class OutputGuard {
 
   /** What to send for a delta: the text now safe (none when all is held back), or the error of a block. */
   delta(event: DeltaEvent): StreamEvent | undefined {
-    // A delta without its start (no decoder sends one) is guarded all the same.
-    if (!this.live.has(event.index)) this.open(event.index, event.type === 'tool-call-delta' ? 'tool' : event.type === 'text-delta' ? 'text' : 'thinking');
+    // A refusal has no start (nor end: the finish closes it); any other delta without one is guarded all the same.
+    if (!this.live.has(event.index)) this.open(event.index, KIND_OF[event.type]);
     const block = this.live.get(event.index);
     const text = event.type === 'tool-call-delta' ? event.argumentsDelta : event.text;
     const step = block?.redactor ? block.redactor.push(text) : { text };
@@ -140,7 +142,7 @@ class OutputGuard {
     if (step.blocked) return this.stop(block, step.blocked.index);
     if (this.keepSent) block.sent += step.text;
     if (!step.text) return undefined;
-    return block.kind === 'tool' ? { type: 'tool-call-delta', index, argumentsDelta: step.text } : { type: block.kind === 'text' ? 'text-delta' : 'thinking-delta', index, text: step.text };
+    return block.kind === 'tool' ? { type: 'tool-call-delta', index, argumentsDelta: step.text } : { type: DELTA_OF[block.kind], index, text: step.text };
   }
 
   /** Whether a closed block's text was changed by a redaction. */

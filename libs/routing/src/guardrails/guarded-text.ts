@@ -9,7 +9,7 @@ import { jsonTextPieces } from '@rosetta/guardrails';
  * Input: system text, user and assistant text parts, tool results' text, and inline text
  * documents. Not: images, audio, files by reference, tool-call arguments and thinking (the model's
  * own, signed or exact JSON that must go back unchanged).
- * Output: the answer's text parts, its thinking, and its tool calls' arguments (answerTexts).
+ * Output: the answer's text parts, its thinking, its refusals and its tool calls' arguments (answerTexts).
  */
 export type Rewrite = (text: string) => string | undefined;
 
@@ -76,12 +76,12 @@ function rewritePart<P extends ContentPart | ToolResultContent>(part: P, rewrite
 }
 
 /**
- * The answer's pieces, in order: each text part, each thinking part, and each tool call's
+ * The answer's pieces, in order: each text, thinking and refusal part, and each tool call's
  * arguments as their strings (decoded) and scalars (jsonTextPieces) — never the JSON around them.
  */
 export function answerTexts(response: CanonicalResponse): string[] {
   return response.content.flatMap((part) => {
-    if (part.type === 'text' || part.type === 'thinking') return [part.text];
+    if (part.type === 'text' || part.type === 'thinking' || part.type === 'refusal') return [part.text];
     return part.type === 'tool_call' ? jsonTextPieces(part.arguments).texts : [];
   });
 }
@@ -96,7 +96,7 @@ export function answerTexts(response: CanonicalResponse): string[] {
 export function withAnswerTexts(response: CanonicalResponse, texts: readonly string[]): CanonicalResponse {
   let at = 0;
   const content = response.content.map((part): AssistantContentPart => {
-    if (part.type === 'text') return { ...part, text: texts[at++] ?? part.text };
+    if (part.type === 'text' || part.type === 'refusal') return { ...part, text: texts[at++] ?? part.text };
     if (part.type === 'thinking') {
       const text = texts[at++] ?? part.text;
       if (text === part.text) return part;

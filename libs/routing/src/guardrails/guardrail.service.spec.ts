@@ -290,6 +290,21 @@ describe('GuardrailService: the output stage', () => {
     expect(checked.response.content[1]).toEqual({ type: 'tool_call', id: 'c1', name: 'greet', arguments: '{"to":"[REDACTED:name]"}' });
   });
 
+  it('redacts a refusal, whole and streamed (its deltas have no start or end: the finish closes it)', async () => {
+    const { service, ctx, effective } = setup({ key: PII_REDACT });
+    const outcome = answer('');
+    outcome.response.content = [{ type: 'refusal', text: 'I will not mail jane@corp.example.' }];
+    expect((await service.admitAnswer(outcome, ctx, effective)).response.content).toEqual([{ type: 'refusal', text: 'I will not mail [REDACTED:email].' }]);
+    async function* refusing(): AsyncGenerator<StreamEvent> {
+      yield { type: 'refusal-delta', index: 0, text: 'I will not mail ja' };
+      yield { type: 'refusal-delta', index: 0, text: 'ne@corp.example.' };
+      yield { type: 'finish', finishReason: { unified: 'content_filter' } };
+    }
+    const events = await collect(service.guardStream(refusing(), ctx, effective));
+    expect(events.map((e) => e.type)).toEqual(['refusal-delta', 'finish']);
+    expect(events[0]).toEqual({ type: 'refusal-delta', index: 0, text: 'I will not mail [REDACTED:email].' });
+  });
+
   it('gives external output checks the thinking and the arguments too, piece by piece', async () => {
     const { service, ctx, effective, sent } = setup({ key: [{ check: 'webhook', on: 'output', action: 'log', url: 'https://dlp.example/x' }] });
     await collect(service.guardStream(toolStream(['{"to": "te', 'am", "n": 3}'], ['Think.']), ctx, effective));
