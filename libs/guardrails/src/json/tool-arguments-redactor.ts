@@ -73,8 +73,13 @@ export class ToolArgumentsRedactor {
 
   private step(step: OutputStep | undefined): void {
     if (!step || this.blocked) return;
-    if (step.blocked) this.blocked = step.blocked;
+    if (step.blocked) this.block(step.blocked);
     else this.out += step.text;
+  }
+
+  /** The check that stopped the arguments (a string's own chunk count means nothing here). */
+  private block({ check, index }: GuardrailBlock): void {
+    this.blocked = { check, index };
   }
 
   private closeValue(): void {
@@ -93,7 +98,7 @@ export class ToolArgumentsRedactor {
     const last = first.blocked ? first : redactor.flush();
     this.found.add(redactor.verdicts());
     if (last.blocked) {
-      this.blocked = last.blocked;
+      this.block(last.blocked);
       return;
     }
     const text = first.text + last.text;
