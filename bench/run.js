@@ -15,10 +15,11 @@
 // BENCH_BASELINE=<git ref>: also `rosetta-baseline`, that commit built in a temporary git worktree
 //   and started exactly like Rosetta (fresh database, Redis database of its own), measured
 //   interleaved with the others at every point; the report puts it beside Rosetta (before/after).
-// BENCH_KEY=enterprise|limited|budget|guarded: the key both Rosettas are called with (default enterprise:
+// BENCH_KEY=enterprise|limited|budget|guarded|guarded-input|guarded-output: the key both Rosettas are called with (default enterprise:
 //   unlimited; limited: finite never-reached RPM/TPM; budget: limited plus a key and a team dollar
 //   budget, never reached; a baseline without budgets gets `limited`; guarded: enterprise plus the
-//   built-in guardrails on both stages). See lib/keys.js setupKey.
+//   built-in guardrails on both stages; guarded-input, guarded-output: on that stage only).
+//   See lib/keys.js setupKey.
 // BENCH_PROMPT_BYTES=2048: the compared targets' prompt that long (plain prose) instead of one line;
 //   with BENCH_BASELINE=HEAD BENCH_KEY=guarded BENCH_BASELINE_KEY=enterprise: what guardrails cost.
 // BENCH_BASELINE_KEY: the baseline's key instead (e.g. BENCH_BASELINE=HEAD BENCH_KEY=budget

@@ -5,13 +5,18 @@ const { httpRequest } = require('./proc');
 const { ADMIN_TOKEN } = require('./env');
 
 /** The kinds of key `BENCH_KEY` chooses from (`enterprise` is the default). */
-const KEY_KINDS = ['enterprise', 'limited', 'budget', 'guarded'];
+const KEY_KINDS = ['enterprise', 'limited', 'budget', 'guarded', 'guarded-input', 'guarded-output'];
 /** Finite per-key limits no run comes near (~3,000 req/s is 180,000 a minute). */
 const KEY_LIMITS = { rpm: 100_000_000, tpm: 2_000_000_000 };
 /** A budget no run comes near: a run spends well under $100 of simulated gpt-4o-mini. */
 const KEY_BUDGET = { budget_usd: 1_000_000, budget_period: 'month' };
 /** The built-in guardrail checks on both stages (issue 31's bar: <= 0.1 ms p50 on a 2 KB prompt). */
 const KEY_GUARDRAILS = { guardrails: [{ check: 'pii', on: 'both', action: 'redact' }, { check: 'secrets', on: 'both', action: 'redact' }] };
+/** The same checks on one stage: which stage pays what. */
+const STAGE_GUARDRAILS = {
+  'guarded-input': { guardrails: KEY_GUARDRAILS.guardrails.map((check) => ({ ...check, on: 'input' })) },
+  'guarded-output': { guardrails: KEY_GUARDRAILS.guardrails.map((check) => ({ ...check, on: 'output' })) },
+};
 
 async function adminPost(url, path, body) {
   const response = await httpRequest(`${url}${path}`, {
@@ -31,6 +36,7 @@ async function adminPost(url, path, body) {
  *   of reach, so both budget counters are held and settled on every request.
  * - `guarded`: `enterprise` plus every built-in guardrail check (PII and secrets, redacting) on
  *   input and output, so each prompt and answer is scanned (and streams decoded);
+ * - `guarded-input`, `guarded-output`: the same checks on that stage only;
  * A gateway without budgets (a baseline older than them: no `/admin/teams`) gets `limited` for
  * `budget`; the answer says which kind it got (`kind`) and what was asked (`requested`).
  */
@@ -38,7 +44,7 @@ async function setupKey(url, kind = 'enterprise', { fields = {} } = {}) {
   if (!KEY_KINDS.includes(kind)) throw new Error(`unknown key kind '${kind}' (one of ${KEY_KINDS.join(', ')})`);
   const requested = kind;
   if (kind === 'budget' && !(await hasBudgets(url))) kind = 'limited';
-  const own = kind === 'guarded' ? KEY_GUARDRAILS : kind === 'enterprise' ? {} : KEY_LIMITS;
+  const own = kind === 'guarded' ? KEY_GUARDRAILS : (STAGE_GUARDRAILS[kind] ?? (kind === 'enterprise' ? {} : KEY_LIMITS));
   const body = { name: 'bench', plan: 'enterprise', ...own, ...fields };
   let team = null;
   if (kind === 'budget') {

@@ -81,8 +81,10 @@ export interface FindOptions {
   /** Whether the text ends here (false mid-stream). */
   atEnd: boolean;
   /**
-   * Findings starting before this are not wanted (a stream has emitted them). Each detector
-   * starts twice its window earlier, which is all the context its findings depend on.
+   * Findings starting before this are not wanted (a stream has emitted them). Detectors start
+   * here (they find every finding that starts at or after `from`, reading back into the text for
+   * context themselves); a regex program starts twice its window earlier, because a match it
+   * reports is the union of overlapping matches, which may begin before this.
    */
   wantFrom: number;
 }
@@ -91,10 +93,9 @@ const ONE_SHOT: FindOptions = { atStart: true, atEnd: true, wantFrom: 0 };
 
 /** Every finding of one check in text; detectors' kinds filtered to the check's. */
 export function findForCheck(check: CompiledCheck, text: string, meter: ScanMeter, options: FindOptions = ONE_SHOT): Finding[] {
-  const from = (window: number): number => Math.max(0, options.wantFrom - 2 * window);
-  if (check.program) return runRegexProgram(check.program, text, { ...options, from: from(check.window) }, meter);
+  if (check.program) return runRegexProgram(check.program, text, { ...options, from: Math.max(0, options.wantFrom - 2 * check.window) }, meter);
   const found: Finding[] = [];
-  for (const detector of check.detectors) detector.find(text, found, from(detector.window), meter);
+  for (const detector of check.detectors) detector.find(text, found, options.wantFrom, meter);
   return check.kinds ? found.filter((f) => check.kinds?.has(f.kind)) : found;
 }
 

@@ -14,19 +14,30 @@ export interface StreamStep {
   blocked?: StreamBlock;
 }
 
-/** Rescan only once this many new characters arrived: amortises rescanning the held-back tail. */
-const MIN_NEW_TEXT = 32;
+/**
+ * When to rescan: once the new text is an eighth of what the scan reads (the held-back text, the
+ * new text, a regex check's look-back, and a fixed allowance for the call itself), and at the
+ * latest every 32 characters. After plain words little is held back, so each ordinary chunk is
+ * scanned and released as it comes; one-character chunks or a long held-back tail are scanned
+ * less often, so the work per character stays bounded however the answer is chunked.
+ */
+const RESCAN_RATIO = 8;
+const SCAN_OVERHEAD = 16;
+const MAX_UNSCANNED = 32;
 
 /**
  * Output checks over a streamed answer. Text is passed on as soon as no finding can still start
  * in it or change: each check holds back from the earliest offset where more text could matter
- * (a detector's window, or its last trigger such as `@` or `-----BEGIN`; a regex's longest match).
+ * (a detector's open trailing run, such as digits and separators or the local part before a
+ * future `@`, or its last trigger such as `-----BEGIN`; a regex's longest match).
  * The concatenated output equals one-shot redaction of the whole text, however it was chunked,
  * because every finding depends only on text within its check's window (see Detector).
  */
 export class StreamingRedactor {
   private readonly checks: CompiledCheck[];
   private readonly context: number;
+  /** How far before the emitted text a scan reads (regex checks' look-back). */
+  private readonly lookBack: number;
   /** Text kept: the emitted context (for the checks to look back on) then the held-back text. */
   private buffer = '';
   /** Offset of buffer[0] in the whole text. */
@@ -45,6 +56,7 @@ export class StreamingRedactor {
   ) {
     this.checks = checksAt(guardrails, 'output');
     this.context = 2 * Math.max(0, ...this.checks.map((c) => c.window));
+    this.lookBack = 2 * Math.max(0, ...this.checks.map((c) => (c.program ? c.window : 0)));
   }
 
   push(chunk: string): StreamStep {
@@ -53,8 +65,12 @@ export class StreamingRedactor {
     this.chunkEnds.push(this.bufferStart + this.buffer.length);
     this.unscanned += chunk.length;
     if (this.checks.length === 0) return this.emit(this.buffer.length, []);
-    if (this.unscanned < MIN_NEW_TEXT) return { text: '' };
+    if (this.unscanned < MAX_UNSCANNED && this.unscanned * RESCAN_RATIO < this.scanLength()) return { text: '' };
     return this.scan(false);
+  }
+
+  private scanLength(): number {
+    return this.buffer.length - this.emitted + this.lookBack + SCAN_OVERHEAD;
   }
 
   /** The end of the answer: whatever was held back, redacted, or the block. */
@@ -71,9 +87,12 @@ export class StreamingRedactor {
   }
 
   private scan(atEnd: boolean): StreamStep {
+    let hold = atEnd ? this.buffer.length : this.holdFrom();
+    // Nothing could be released (the new text only extends a held-back run): a finding there is
+    // not final yet, so there is nothing to redact or block; look again when more text arrives.
+    if (hold <= this.emitted) return { text: '' };
     this.unscanned = 0;
     const options = { atStart: this.bufferStart === 0, atEnd, wantFrom: this.emitted };
-    let hold = atEnd ? this.buffer.length : Math.min(...this.checks.map((check) => holdFrom(check, this.buffer)));
     const toRedact: Finding[] = [];
     let violation: { check: CompiledCheck; end: number } | undefined;
     for (const check of this.checks) {
@@ -89,6 +108,12 @@ export class StreamingRedactor {
     const straddling = spans.find((s) => s.start < hold && s.end > hold);
     if (straddling) hold = straddling.start;
     return this.emit(hold, spans.filter((s) => s.end <= hold));
+  }
+
+  private holdFrom(): number {
+    let hold = this.buffer.length;
+    for (const check of this.checks) hold = Math.min(hold, holdFrom(check, this.buffer));
+    return hold;
   }
 
   private note(check: CompiledCheck, findings: readonly Finding[]): void {
@@ -119,5 +144,7 @@ export class StreamingRedactor {
 /** The earliest buffer offset at which one of this check's findings could still start or change. */
 function holdFrom(check: CompiledCheck, text: string): number {
   if (check.program) return text.length - check.window;
-  return Math.min(...check.detectors.map((d) => (d.holdFrom ? d.holdFrom(text) : text.length - d.window)));
+  let hold = text.length;
+  for (const d of check.detectors) hold = Math.min(hold, d.holdFrom ? d.holdFrom(text) : text.length - d.window);
+  return hold;
 }

@@ -1,6 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isAlnum } from './char-codes';
-import { holdFromTriggers } from './hold-from-triggers';
+import { trailingRunStart } from './hold-from-run';
 
 const MIN_TOKEN = 16;
 const MAX_TOKEN = 2048;
@@ -19,7 +19,8 @@ export const bearerTokenDetector: Detector = {
   window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
     for (const trigger of TRIGGERS) {
-      for (let at = text.indexOf(trigger, from); at >= 0; at = text.indexOf(trigger, at + 1)) {
+      // The finding is the token, after its word and gap: the word may sit just before `from`.
+      for (let at = text.indexOf(trigger, Math.max(0, from - trigger.length - MAX_GAP)); at >= 0; at = text.indexOf(trigger, at + 1)) {
         meter.steps += 1;
         if (isAlnum(codeAt(text, at - 1))) continue;
         const token = readToken(text, at + trigger.length, meter);
@@ -27,7 +28,15 @@ export const bearerTokenDetector: Detector = {
       }
     }
   },
-  holdFrom: (text) => holdFromTriggers(text, TRIGGERS, WINDOW),
+  holdFrom(text: string): number {
+    // The finding is the token after the word and its gap: open only while that token (or the
+    // gap before it) reaches the end of the text; the word itself is never redacted.
+    const token = trailingRunStart(text, isTokenCode, MAX_TOKEN + 1);
+    let gap = token;
+    while (gap > token - MAX_GAP && codeAt(text, gap - 1) === 32) gap -= 1;
+    const open = gap < token && TRIGGERS.some((trigger) => text.endsWith(trigger, gap));
+    return Math.max(0, (open ? token : text.length) - 2);
+  },
 };
 
 function gapAfter(text: string, i: number): number {

@@ -1,6 +1,7 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isDigit, isWordCode } from './char-codes';
 import { forEachDigitRun } from './digit-runs';
+import { holdFromRun } from './hold-from-run';
 
 const SEPARATORS = ' -';
 const MIN_DIGITS = 13;
@@ -22,7 +23,12 @@ export const cardDetector: Detector = {
       if (isCard(text, start, run.end, run.digits, run.groups, run.separators)) found.push({ kind: 'card', start, end: run.end });
     });
   },
+  holdFrom: (text) => holdFromRun(text, isCardRunCode, WINDOW),
 };
+
+function isCardRunCode(code: number): boolean {
+  return isDigit(code) || code === 32 || code === 45;
+}
 
 function isCard(text: string, start: number, end: number, digits: number, groups: number[], separators: string): boolean {
   if (digits < MIN_DIGITS || digits > MAX_DIGITS || isWordCode(codeAt(text, end))) return false;

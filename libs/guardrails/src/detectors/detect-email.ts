@@ -30,11 +30,15 @@ export const emailDetector: Detector = {
     }
   },
   holdFrom(text: string): number {
-    // A finding starts at most 64 characters before its `@`; one whose domain may still grow
-    // (its `@` within a domain's length of the end), or whose `@` has not arrived, is open.
-    const open = text.indexOf('@', Math.max(0, text.length - MAX_DOMAIN - 3));
-    const at = open >= 0 ? open : text.length;
-    return Math.max(0, at - MAX_LOCAL - 2);
+    // Open findings reach the end of the text: an `@` right before the trailing run of domain
+    // characters (its domain may still grow), or a trailing run of local-part characters whose
+    // `@` has not arrived. Either way the finding starts at its local part, at most 64 back.
+    let domain = text.length;
+    while (domain > text.length - MAX_DOMAIN - 2 && isDomainCode(codeAt(text, domain - 1))) domain -= 1;
+    const at = codeAt(text, domain - 1) === 64 ? domain - 1 : text.length;
+    let start = at;
+    while (start > at - MAX_LOCAL - 1 && isLocalCode(codeAt(text, start - 1))) start -= 1;
+    return Math.max(0, start - 2);
   },
 };
 

@@ -1,5 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isAlnum, isDigit, isUpper, isWordCode, nextMatch } from './char-codes';
+import { holdFromRun } from './hold-from-run';
 import { IBAN_LENGTHS, MAX_IBAN_LENGTH } from './iban-lengths';
 
 /** Where an IBAN can begin; fixed length, so linear. */
@@ -26,6 +27,7 @@ export const ibanDetector: Detector = {
       if (end > 0) found.push({ kind: 'iban', start: i, end });
     }
   },
+  holdFrom: (text) => holdFromRun(text, (code) => isDigit(code) || isUpper(code) || code === 32, WINDOW),
 };
 
 /** The end of an IBAN of `length` characters from start, or -1. */

@@ -1,6 +1,9 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isWordCode } from './char-codes';
+import { codeAt, isDigit, isWordCode } from './char-codes';
 import { forEachDigitRun } from './digit-runs';
+import { holdFromRun } from './hold-from-run';
+
+const WINDOW = 15 + 2;
 
 /**
  * Dotted-quad IPv4 addresses: exactly four groups of 0–255 without leading zeros, standing alone
@@ -8,7 +11,7 @@ import { forEachDigitRun } from './digit-runs';
  */
 export const ipv4Detector: Detector = {
   kind: 'ip',
-  window: 15 + 2,
+  window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
     forEachDigitRun(text, from, { separators: '.', maxDigits: 12, meter }, (start, run) => {
       // After a colon it is the IPv4 tail of an IPv6 address, which that detector takes whole.
@@ -16,6 +19,7 @@ export const ipv4Detector: Detector = {
       if (octetsValid(text, start, run.end)) found.push({ kind: 'ip', start, end: run.end });
     });
   },
+  holdFrom: (text) => holdFromRun(text, (code) => isDigit(code) || code === 46, WINDOW),
 };
 
 function octetsValid(text: string, start: number, end: number): boolean {

@@ -1,5 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isHex, isWordCode } from './char-codes';
+import { holdFromRun } from './hold-from-run';
 
 /** The longest textual IPv6 address: eight groups with an IPv4 tail, ffff:…:255.255.255.255. */
 const MAX_LENGTH = 45;
@@ -30,6 +31,7 @@ export const ipv6Detector: Detector = {
       colon = text.indexOf(':', end);
     }
   },
+  holdFrom: (text) => holdFromRun(text, isRunCode, MAX_LENGTH + 2),
 };
 
 function isRunCode(code: number): boolean {

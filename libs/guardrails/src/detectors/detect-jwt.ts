@@ -1,6 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isAlnum } from './char-codes';
-import { holdFromTriggers } from './hold-from-triggers';
+import { holdFromRun } from './hold-from-run';
 
 const MAX_JWT = 4096;
 
@@ -21,7 +21,8 @@ export const jwtDetector: Detector = {
       at = text.indexOf('eyJ', end > 0 ? end : at + 1);
     }
   },
-  holdFrom: (text) => holdFromTriggers(text, ['eyJ'], MAX_JWT + 2),
+  // A token still open (three segments joined by dots, from `eyJ`) lies in the trailing run of those characters.
+  holdFrom: (text) => holdFromRun(text, (code) => isBase64UrlCode(code) || code === 46, MAX_JWT + 2),
 };
 
 function readJwt(text: string, start: number): number {

@@ -1,5 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isDigit, isWordCode, nextMatch } from './char-codes';
+import { holdFromRun } from './hold-from-run';
 
 const PHONE_START = /[0-9+(]/g;
 
@@ -42,7 +43,12 @@ export const phoneDetector: Detector = {
       i = Math.max(i + 1, run.end);
     }
   },
+  holdFrom: (text) => holdFromRun(text, isPhoneRunCode, WINDOW),
 };
+
+function isPhoneRunCode(code: number): boolean {
+  return isDigit(code) || isSeparator(code) || code === 43 || code === 40 || code === 41;
+}
 
 function startsPhone(text: string, i: number): boolean {
   const code = text.charCodeAt(i);

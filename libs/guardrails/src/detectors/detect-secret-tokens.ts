@@ -1,6 +1,6 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
 import { codeAt, isWordCode, nextMatch } from './char-codes';
-import { holdFromTriggers } from './hold-from-triggers';
+import { holdFromRun } from './hold-from-run';
 import { SECRET_TOKEN_FORMATS, SECRET_TOKEN_PREFIXES, SECRET_TOKEN_WINDOW } from './secret-token-formats';
 
 /** Every prefix, longest first where they nest: a literal alternation, linear. */
@@ -28,10 +28,16 @@ export const secretTokensDetector: Detector = {
       i = nextMatch(PREFIX, text, token.end > 0 ? token.end : i + 1);
     }
   },
-  holdFrom: (text) => holdFromTriggers(text, SECRET_TOKEN_PREFIXES, SECRET_TOKEN_WINDOW),
+  // Every prefix and body is letters, digits, `-` and `_`: a token still open (or a prefix cut off
+  // at the end) lies in the trailing run of those, as does any word an email check holds anyway.
+  holdFrom: (text) => holdFromRun(text, isTokenRunCode, SECRET_TOKEN_WINDOW),
 };
 
 const NO_TOKEN = { kind: '', end: -1 };
+
+function isTokenRunCode(code: number): boolean {
+  return isWordCode(code) || code === 45;
+}
 
 function matchToken(text: string, start: number, meter: ScanMeter): { kind: string; end: number } {
   for (const format of SECRET_TOKEN_FORMATS) {

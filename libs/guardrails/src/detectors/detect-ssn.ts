@@ -1,8 +1,10 @@
 import { type Detector, type Finding, type ScanMeter } from '../finding';
-import { codeAt, isWordCode } from './char-codes';
+import { codeAt, isDigit, isWordCode } from './char-codes';
 import { forEachDigitRun } from './digit-runs';
+import { holdFromRun } from './hold-from-run';
 
 const SEPARATORS = ' -';
+const WINDOW = 11 + 2;
 
 /**
  * US Social Security numbers written as AAA-GG-SSSS (dashes or spaces, one kind), standing
@@ -11,7 +13,7 @@ const SEPARATORS = ' -';
  */
 export const ssnDetector: Detector = {
   kind: 'ssn',
-  window: 11 + 2,
+  window: WINDOW,
   find(text: string, found: Finding[], from: number, meter: ScanMeter): void {
     forEachDigitRun(text, from, { separators: SEPARATORS, maxDigits: 9, meter }, (start, run) => {
       const [area, group, serial] = run.groups;
@@ -21,6 +23,7 @@ export const ssnDetector: Detector = {
       }
     });
   },
+  holdFrom: (text) => holdFromRun(text, (code) => isDigit(code) || code === 32 || code === 45, WINDOW),
 };
 
 function ssnNumbersValid(text: string, start: number): boolean {
