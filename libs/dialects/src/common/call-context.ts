@@ -8,9 +8,10 @@ const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * A call context whose signal fires when the client disconnects before the response ends, with a
- * usage-ledger draft that `onClose` receives (with the context) once the response is over, whatever happened. The
- * request's attribution (attributionOf) is on the draft from the start, so a refused request's row
- * has it too, and its end user is what an end-user budget holds.
+ * usage-ledger draft that `onClose` receives (with the context: whose budgets a cost is charged
+ * to) once the response is over, whatever happened. The request's attribution (attributionOf) is
+ * on the draft from the start, so a refused request's row has it too, and its end user is what an
+ * end-user budget holds.
  */
 export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number, ctx: CallContext) => void, attribution: Attribution = {}): CallContext {
   const signal = new AbortLine();
