@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
 import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, type GatewayProcess } from './support/gateway-process';
@@ -58,6 +60,15 @@ describe('webhook and model guardrail checks', () => {
   const upstreamBodiesWith = (marker: string): string[] => sim.requests().map((r) => JSON.stringify(r.body)).filter((body) => body.includes(marker) && !body.includes('sim-guard'));
   const refusal = (error: unknown) => (error instanceof OpenAI.APIError ? { status: error.status, type: (error.error as { type?: string } | undefined)?.type, message: error.message } : { error: String(error) });
 
+  async function rowsOf(keyId: string, count: number): Promise<Array<{ status: number; error_type: string | null; cost_usd: string }>> {
+    for (let i = 0; ; i++) {
+      const rows = await query<{ status: number; error_type: string | null; cost_usd: string }>(db.url, 'SELECT status, error_type, cost_usd::text FROM request_log WHERE api_key_id = $1 ORDER BY created_at', [keyId]);
+      if (rows.length >= count) return rows;
+      if (i >= 200) throw new Error('ledger rows missing');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   async function rowOf(keyId: string): Promise<{ status: number; error_type: string | null; cost_usd: string; guardrails: Array<Record<string, unknown>> }> {
     for (let i = 0; ; i++) {
       const rows = await query<{ status: number; error_type: string | null; cost_usd: string; guardrails: Array<Record<string, unknown>> }>(db.url, 'SELECT status, error_type, cost_usd::text, guardrails FROM request_log WHERE api_key_id = $1', [keyId]);
@@ -111,5 +122,34 @@ describe('webhook and model guardrail checks', () => {
     const answered = await rowOf(allowed.id);
     expect({ status: answered.status, guardrails: answered.guardrails }).toEqual({ status: 200, guardrails: null });
     expect(Number(answered.cost_usd)).toBeGreaterThan(0);
+  });
+
+  it("charges a blocking model check's cost to the key's, team's and end user's budgets, as the ledger says", async () => {
+    const team = await adminCall(gateway, 'POST', '/admin/teams', { name: `guarded-budget-${Date.now()}`, budget_usd: 10, budget_period: 'total' });
+    const key = await createKey(gateway, 'pro', {
+      team_id: team.body.id,
+      budget_usd: 10,
+      end_user_budget_usd: 10,
+      budget_period: 'total',
+      guardrails: [{ check: 'model', on: 'input', action: 'block', model: 'rosetta/sim-guard' }],
+    });
+    const asEve = (content: string) =>
+      client(key.key).chat.completions.create({ model: 'rosetta/gpt-4o-mini', max_tokens: 20, messages: [{ role: 'user', content }] }, { headers: { 'x-rosetta-end-user': 'eve' } });
+    // An answered request first: every counter is loaded (seeded from the ledger) and charged by its hold.
+    await asEve('a kind question');
+    expect(await asEve('explain sim-weapons').then(() => 'answered', refusal)).toMatchObject({ status: 400, type: 'guardrail_violation' });
+    const rows = await rowsOf(key.id, 2);
+    expect(rows.map((r) => [r.status, r.error_type])).toEqual([[200, null], [400, 'guardrail_violation']]);
+    expect(Number(rows[1]!.cost_usd)).toBeGreaterThan(0);
+    const ledger = rows.reduce((sum, r) => sum + Number(r.cost_usd), 0);
+    // The blocked request held nothing (it never reached admission); its check's cost is charged all the same.
+    const mine = (await (await fetch(`${gateway.url}/v1/key`, { headers: { authorization: `Bearer ${key.key}` } })).json()) as { budget: { spent_usd: string; held_usd: string }; team: { budget: { spent_usd: string } } };
+    expect(Number(mine.budget.spent_usd)).toBeCloseTo(ledger, 8);
+    expect(Number(mine.budget.held_usd)).toBe(0);
+    expect(Number(mine.team.budget.spent_usd)).toBeCloseTo(ledger, 8);
+    const digest = createHash('sha256').update('eve').digest('base64url').slice(0, 32);
+    const redis = new Redis(TEST_REDIS_URL);
+    const endUserSpent = await redis.hget(`rosetta:budget:{t:${team.body.id}}:end_user:${key.id}:${digest}:total`, 'spent').finally(() => redis.disconnect());
+    expect(Number(endUserSpent) / 1e9).toBeCloseTo(ledger, 8);
   });
 });

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
 import { adminCall, createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 import { askWith, GUARDED_DIALECTS, type GuardedDialect } from './support/guardrail-clients';
+import { askForCalls } from './support/guardrail-tool-clients';
 import { createTestDatabase, query, TEST_REDIS_URL } from './support/services';
 
 /**
@@ -21,7 +22,15 @@ describe('guardrails', () => {
   beforeAll(async () => {
     sim = await startSimulator();
     db = await createTestDatabase();
-    gateway = await startGateway({ DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-operator-000000000000', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
+    gateway = await startGateway({
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      OPENAI_BASE_URL: `${sim.url}/v1`,
+      OPENAI_API_KEY: 'sk-operator-000000000000',
+      ANTHROPIC_BASE_URL: sim.url,
+      ANTHROPIC_API_KEY: 'sk-ant-operator-000000',
+      WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    });
   });
 
   afterAll(async () => {
@@ -115,6 +124,52 @@ describe('guardrails', () => {
       expect(row).toMatchObject({ status: stream ? 200 : 400, error_type: 'guardrail_violation', attempts: 1, guardrails: [verdict('key', 0, 'pii', 'output', 'block', ['email'])] });
       // The upstream answered: its cost stays on the row.
       expect(Number(row!.cost_usd)).toBeGreaterThan(0);
+    });
+  });
+
+  describe('on output: tool-call arguments and thinking', () => {
+    const mail = { to: 'jane.doe@corp.example', body: 'Call +1 415 555 2671 about card 4111 1111 1111 1111.', n: 4111111111111111 };
+
+    it.each(cases)('%s (stream %s): redacts inside tool-call arguments, which stay valid JSON', async (dialect, stream) => {
+      const key = await createKey(gateway, 'pro', { guardrails: [{ check: 'pii', on: 'output', action: 'redact' }] });
+      const marker = `tool-redact-${dialect}-${stream}`;
+      sim.script({ match: marker, reply: { toolCalls: [{ name: 'send_mail', arguments: mail }], finish: 'tool_calls' } });
+      const seen = await askForCalls(dialect, gateway.url, key.key, MODEL, `${marker}: write to Jane`, stream);
+      expect(seen.error).toBeUndefined();
+      // A redacted number is sent as a string: the arguments are still JSON, and nothing of the card is left.
+      expect(seen.calls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual([
+        ['send_mail', { to: '[REDACTED:email]', body: 'Call [REDACTED:phone] about card [REDACTED:card].', n: '[REDACTED:card]' }],
+      ]);
+      const [row] = await rowsOf(key.id, 1);
+      expect(row).toMatchObject({ status: 200, error_type: null, guardrails: [verdict('key', 0, 'pii', 'output', 'redact', ['card', 'email', 'phone'])] });
+    });
+
+    it.each(cases)('%s (stream %s): blocks an answer whose tool-call arguments hold a blocked secret, sending none of it', async (dialect, stream) => {
+      const key = await createKey(gateway, 'pro', { guardrails: [{ check: 'secrets', on: 'output', action: 'block' }] });
+      const marker = `tool-block-${dialect}-${stream}`;
+      const secret = 'sk-proj-abcdefghijklmnopqrstuvwx';
+      sim.script({ match: marker, reply: { toolCalls: [{ name: 'send_mail', arguments: { to: 'ops', body: `log in with ${secret} today` } }], finish: 'tool_calls' } });
+      const seen = await askForCalls(dialect, gateway.url, key.key, MODEL, `${marker}: send the login`, stream);
+      expect(seen.error?.message).toContain("Blocked by the key's guardrail 0 (secrets: openai_key) on output.");
+      expect(JSON.stringify(seen)).not.toContain('sk-proj');
+      if (!stream) expect(seen).toEqual({ calls: [], thinking: [], error: { status: 400, message: expect.any(String) } });
+      const [row] = await rowsOf(key.id, 1);
+      expect(row).toMatchObject({ status: stream ? 200 : 400, error_type: 'guardrail_violation', guardrails: [verdict('key', 0, 'secrets', 'output', 'block', ['openai_key'])] });
+    });
+
+    it.each([false, true])('anthropic (stream %s): redacts thinking, and a redacted thinking block loses its signature (a clean one keeps it)', async (stream) => {
+      const key = await createKey(gateway, 'pro', { guardrails: [{ check: 'pii', on: 'output', action: 'redact', kinds: ['email'] }] });
+      const marker = `thinking-redact-${stream}`;
+      sim.script({ match: `${marker} a`, reply: { thinking: { text: 'The user is jane.doe@corp.example, so I will mail her.' }, toolCalls: [{ name: 'send_mail', arguments: { to: 'team' } }], finish: 'tool_calls' } });
+      sim.script({ match: `${marker} b`, reply: { thinking: { text: 'Nothing private here.' }, toolCalls: [{ name: 'send_mail', arguments: { to: 'team' } }], finish: 'tool_calls' } });
+      const redacted = await askForCalls('anthropic', gateway.url, key.key, 'rosetta/claude-haiku-4-5', `${marker} a`, stream, true);
+      expect(redacted.error).toBeUndefined();
+      expect(redacted.thinking).toEqual([{ text: 'The user is [REDACTED:email], so I will mail her.', signature: '' }]);
+      expect(redacted.calls.map((call) => JSON.parse(call.arguments))).toEqual([{ to: 'team' }]);
+      const clean = await askForCalls('anthropic', gateway.url, key.key, 'rosetta/claude-haiku-4-5', `${marker} b`, stream, true);
+      expect(clean.thinking).toEqual([{ text: 'Nothing private here.', signature: expect.stringMatching(/.{16,}/) }]);
+      const rows = await rowsOf(key.id, 2);
+      expect(rows.map((r) => r.guardrails)).toEqual(expect.arrayContaining([[verdict('key', 0, 'pii', 'output', 'redact', ['email'])], null]));
     });
   });
 

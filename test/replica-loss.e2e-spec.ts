@@ -16,6 +16,7 @@ interface LedgerRow {
   served_model: string | null;
   end_user: string | null;
   tags: string[] | null;
+  guardrails: unknown;
 }
 
 /**
@@ -43,13 +44,15 @@ describe('a replica lost without warning', () => {
   });
 
   const rows = (ids: string[]) =>
-    query<LedgerRow>(db.url, 'SELECT request_id, client_request_id, status, error_type, cost_usd::text, streamed, served_model, end_user, tags FROM request_log WHERE client_request_id = ANY($1) ORDER BY client_request_id', [ids]);
+    query<LedgerRow>(db.url, 'SELECT request_id, client_request_id, status, error_type, cost_usd::text, streamed, served_model, end_user, tags, guardrails FROM request_log WHERE client_request_id = ANY($1) ORDER BY client_request_id', [ids]);
 
   it('records its in-flight requests once, as interrupted at the reserved cost, and charges their budget holds', async () => {
     // Its end user's budget too (decision 0033): the hold's counters include the end user's.
     const budgeted = await adminCall(survivor, 'POST', '/admin/keys', { name: 'held', plan: 'enterprise', budget_usd: 5, end_user_budget_usd: 4, budget_period: 'day' });
     const day = `d${new Date().toISOString().slice(0, 10)}`;
     const unlimited = await createKey(survivor, 'enterprise');
+    // Its input stage's verdicts too: they are known at admission, so kept in the in-flight record.
+    const guarded = await createKey(survivor, 'enterprise', { guardrails: [{ check: 'pii', on: 'input', action: 'log', kinds: ['email'] }] });
     // Answered before the loss: one row as answered (written by the replica, or by the survivor
     // from the row the replica kept while its batch waited), never an interrupted one as well.
     const done = await fetch(`${victim.url}/v1/chat/completions`, {
@@ -61,11 +64,11 @@ describe('a replica lost without warning', () => {
     // A stream that will not end while the replica lives: two tokens a second of a long answer.
     sim.script({ match: 'slow answer', reply: { text: 'word '.repeat(400), tokensPerSecond: 2 } });
     const seen = sim.requests().length;
-    const inFlight = [budgeted.body.key, unlimited.key, budgeted.body.key].map((key, i) =>
+    const inFlight = [budgeted.body.key, guarded.key, budgeted.body.key].map((key, i) =>
       fetch(`${victim.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `loss-${i}`, 'x-rosetta-end-user': 'eve', 'x-rosetta-tags': 'batch' },
-        body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, max_tokens: 1_000, messages: [{ role: 'user', content: 'slow answer' }] }),
+        body: JSON.stringify({ model: 'rosetta/gpt-4o-mini', stream: true, max_tokens: 1_000, messages: [{ role: 'user', content: 'slow answer for ann@corp.example' }] }),
       }).then(
         async (res) => (res.status === 200 && (await res.text().then(() => 'whole', () => 'cut'))) || res.status,
         () => 'cut',
@@ -79,11 +82,11 @@ describe('a replica lost without warning', () => {
     const ids = ['loss-0', 'loss-1', 'loss-2', 'loss-done'];
     await waitUntil('the survivor records them', async () => (await rows(ids)).length === 4, 30_000);
     const found = await rows(ids);
-    expect(found.map((r) => [r.client_request_id, r.status, r.error_type, r.streamed, r.end_user, r.tags])).toEqual([
-      ['loss-0', 502, 'interrupted', true, 'eve', ['batch']],
-      ['loss-1', 502, 'interrupted', true, 'eve', ['batch']],
-      ['loss-2', 502, 'interrupted', true, 'eve', ['batch']],
-      ['loss-done', 200, null, false, null, null],
+    expect(found.map((r) => [r.client_request_id, r.status, r.error_type, r.streamed, r.end_user, r.tags, r.guardrails])).toEqual([
+      ['loss-0', 502, 'interrupted', true, 'eve', ['batch'], null],
+      ['loss-1', 502, 'interrupted', true, 'eve', ['batch'], [{ check: 'pii', source: 'key', index: 0, stage: 'input', action: 'log', kinds: ['email'] }]],
+      ['loss-2', 502, 'interrupted', true, 'eve', ['batch'], null],
+      ['loss-done', 200, null, false, null, null, null],
     ]);
     // The reserved cost: the most each could cost (1,000 output tokens of gpt-4o-mini and the prompt).
     for (const row of found.slice(0, 3)) expect(Number(row.cost_usd)).toBeGreaterThanOrEqual(1_000 * 0.6e-6);

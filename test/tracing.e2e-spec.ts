@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
+import { createKey } from './support/gateway-process';
 import { OPERATOR_KEYS, startStack, type Stack } from './support/stack';
 
 /** OTLP span kinds and status codes. */
@@ -202,11 +203,11 @@ describe('OpenTelemetry content capture, shutdown, and off by default', () => {
     await receiver?.close();
   });
 
-  const ask = (stack: Stack, content: string, traceparent: string) =>
+  const ask = (stack: Stack, content: string, traceparent: string, key = stack.key, stream = false) =>
     fetch(`${stack.gateway.url}/v1/messages`, {
       method: 'POST',
-      headers: { 'x-api-key': stack.key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', traceparent },
-      body: JSON.stringify({ model: 'rosetta/gemini-2.5-flash', max_tokens: 64, system: 'be brief', messages: [{ role: 'user', content }] }),
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', traceparent },
+      body: JSON.stringify({ model: 'rosetta/gemini-2.5-flash', max_tokens: 64, system: 'be brief', stream, messages: [{ role: 'user', content }] }),
     });
 
   it('puts prompt and completion text in the span only when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true', async () => {
@@ -225,6 +226,36 @@ describe('OpenTelemetry content capture, shutdown, and off by default', () => {
       { role: 'assistant', parts: [{ type: 'text', content: body.content[0].text }], finish_reason: 'stop' },
     ]);
     expect(attempts.map((a) => a.attributes['gen_ai.provider.name'])).toEqual(['gcp.gemini']);
+  });
+
+  it('captures the prompt and the answer as the guardrails left them: redacted, and nothing of what a check blocked', async () => {
+    const redacting = await createKey(capturing.gateway, 'enterprise', { guardrails: [{ check: 'pii', on: 'both', action: 'redact', kinds: ['email'] }] });
+    const marker = `traced-guarded-${hex(4)}`;
+    capturing.sim.script({ match: marker, reply: { text: 'Answer carol@corp.example soon.' } });
+    const traceId = hex(16);
+    const res = await ask(capturing, `${marker} from dave@corp.example`, `00-${traceId}-${hex(8)}-01`, redacting.key);
+    expect(res.status).toBe(200);
+    await res.text();
+    const { request } = traceOf(await receiver.waitFor((all) => all.some((s) => s.traceId === traceId && s.kind === SERVER)), traceId);
+    expect(JSON.parse(String(request.attributes['gen_ai.input.messages']))).toEqual([{ role: 'user', parts: [{ type: 'text', content: `${marker} from [REDACTED:email]` }] }]);
+    expect(JSON.parse(String(request.attributes['gen_ai.output.messages']))).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Answer [REDACTED:email] soon.' }], finish_reason: 'stop' }]);
+
+    // Blocked on input (no prompt captured), and on output in a stream (no answer captured).
+    const blocking = await createKey(capturing.gateway, 'enterprise', { guardrails: [{ check: 'secrets', on: 'input', action: 'block' }, { check: 'pii', on: 'output', action: 'block', kinds: ['email'] }] });
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const inTrace = hex(16);
+    expect((await ask(capturing, `${marker} use ${secret}`, `00-${inTrace}-${hex(8)}-01`, blocking.key)).status).toBe(400);
+    const outTrace = hex(16);
+    const streamed = await ask(capturing, `${marker} stream it`, `00-${outTrace}-${hex(8)}-01`, blocking.key, true);
+    expect(await streamed.text()).toContain('guardrail_violation');
+    const spans = await receiver.waitFor((all) => [inTrace, outTrace].every((id) => all.some((s) => s.traceId === id && s.kind === SERVER)));
+    const blockedIn = traceOf(spans, inTrace).request;
+    const blockedOut = traceOf(spans, outTrace).request;
+    expect([blockedIn.attributes['gen_ai.input.messages'], blockedIn.attributes['error.type']]).toEqual([undefined, 'guardrail_violation']);
+    expect([blockedOut.attributes['gen_ai.output.messages'], blockedOut.attributes['error.type']]).toEqual([undefined, 'guardrail_violation']);
+    const exported = JSON.stringify(spans.filter((s) => s.traceId === inTrace || s.traceId === outTrace));
+    expect(exported).not.toContain(secret);
+    expect(exported).not.toContain('carol@');
   });
 
   it('flushes the spans still batched when the gateway shuts down', async () => {

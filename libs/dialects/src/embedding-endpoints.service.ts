@@ -19,7 +19,7 @@ export class EmbeddingEndpoints {
   async serve(dialect: ClientDialect, req: GatewayHttpRequest, res: GatewayHttpResponse, path: { model?: string; batch?: boolean } = {}): Promise<void> {
     if (!dialect.decodeEmbed) throw new Error(`dialect ${dialect.id} declares an embeddings route without decodeEmbed`);
     const exchange = dialect.decodeEmbed({ body: req.body, query: req.query, headers: req.headers, requestId: req.id, model: path.model, batch: path.batch });
-    const ctx = callContext(req, res, (draft, status) => this.embeddings.recordUsage(draft, status), attributionOf(req.headers, exchange.request));
+    const ctx = callContext(req, res, (draft, status, ctx) => this.embeddings.recordUsage(draft, status, ctx), attributionOf(req.headers, exchange.request));
     const outcome = await this.embeddings.embed(exchange.request, ctx);
     // Decode-side warnings matter only when another protocol served it (the same one got the body as sent).
     writeRoutingHeaders(res, outcome.meta, outcome.meta.protocol === dialect.id ? [] : exchange.warnings);

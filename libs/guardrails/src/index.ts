@@ -13,3 +13,7 @@ export * from './policy-column';
 export * from './effective-guardrails';
 export * from './scan-segments';
 export * from './guardrail-record';
+export * from './verdict-union';
+export * from './json/json-text-lexer';
+export * from './json/json-text-pieces';
+export * from './json/tool-arguments-redactor';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ApiKeyRecord } from '@rosetta/auth';
 import type { CanonicalRequest } from '@rosetta/canonical';
 import { BudgetService, JointAdmissionService, RateLimitService, type Admission } from '@rosetta/limits';
 import type { RoutePlan } from './attempt';
@@ -69,6 +70,15 @@ export class AdmissionService {
     }
     if (admitted.tokens) ctx.setHeaders?.(this.limits.headers(admitted.tokens.state));
     return admitted;
+  }
+
+  /**
+   * Charges `costUsd` to the key's budgets (its own, its team's, its end user's) where the request
+   * holds nothing: a guardrail model check's cost on a request stopped before admission took a hold.
+   * Not awaited by anyone: a failure is logged (BudgetService.charge).
+   */
+  chargeUnheld(key: ApiKeyRecord, costUsd: number, endUser?: string): void {
+    void this.budgets.charge(key, costUsd, endUser);
   }
 
   /**

@@ -31,7 +31,11 @@ const noGuardrails = { policyFor: () => undefined } as unknown as GuardrailServi
  */
 function setup(cost: number) {
   let admit!: (admission: Admission) => void;
-  const admission = { admit: () => new Promise<Admission>((resolve) => (admit = resolve)) } as unknown as AdmissionService;
+  const unheld: Array<[string, number, string | undefined]> = [];
+  const admission = {
+    admit: () => new Promise<Admission>((resolve) => (admit = resolve)),
+    chargeUnheld: (key: ApiKeyRecord, usd: number, endUser?: string) => unheld.push([key.id, usd, endUser]),
+  } as unknown as AdmissionService;
   const plan: RoutePlan = { attempts: [], route: 'r' } as unknown as RoutePlan;
   const routing = { isAuto: () => false, plan: () => plan } as unknown as RoutingService;
   const executor = {
@@ -46,7 +50,7 @@ function setup(cost: number) {
   const signal = { aborted: false };
   const ctx = { requestId: 'req_1', signal, key: { id: 'k' } as ApiKeyRecord, usage: draft } as unknown as CallContext;
   const request = { model: 'rosetta/m', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] } as unknown as CanonicalRequest;
-  return { chat, ctx, draft, signal, request, admit: (a: Admission) => admit(a) };
+  return { chat, ctx, draft, signal, request, unheld, admit: (a: Admission) => admit(a) };
 }
 
 describe('ChatService budget holds', () => {
@@ -75,6 +79,29 @@ describe('ChatService budget holds', () => {
     expect(budget.settled).toEqual([]);
     chat.recordUsage(draft, 499);
     expect(budget.settled).toEqual([0.25]);
+  });
+
+  it("charges a guardrail model check's cost to the budgets when no hold was taken (the check blocked the request), once", () => {
+    const { chat, ctx, draft, unheld } = setup(0.003);
+    draft.checkCalled(0.003);
+    chat.recordUsage(draft, 400, { key: ctx.key, endUser: 'eve' });
+    expect(unheld).toEqual([['k', 0.003, 'eve']]);
+    // A row without a check's cost and without a hold charges nothing (a key without budgets, a refusal).
+    const other = setup(0);
+    other.chat.recordUsage(other.draft, 402, { key: other.ctx.key });
+    expect(other.unheld).toEqual([]);
+  });
+
+  it("charges a check's cost once when the client left while admission waited: the late hold then settles nothing", async () => {
+    const { chat, ctx, draft, signal, request, admit, unheld } = setup(0.003);
+    draft.checkCalled(0.003);
+    const pending = chat.complete(request, ctx);
+    signal.aborted = true;
+    chat.recordUsage(draft, 499, { key: ctx.key });
+    const budget = hold();
+    admit({ budget });
+    await expect(pending).rejects.toBeInstanceOf(ClientAbortedError);
+    expect({ unheld, settled: budget.settled }).toEqual({ unheld: [['k', 0.003, undefined]], settled: [0] });
   });
 });
 

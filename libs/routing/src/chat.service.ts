@@ -35,17 +35,27 @@ export class ChatService {
   /** Budget holds by ledger draft, settled to the row's cost when the response closes. */
   private readonly holds = new WeakMap<UsageDraft, BudgetHold>();
 
+  /** Drafts whose cost was charged to their budgets without a hold (chargeUnheld): a late hold settles nothing. */
+  private readonly chargedApart = new WeakSet<UsageDraft>();
+
   /**
    * Records the request's ledger row, and charges its cost to its budgets; called once, when its
    * response has closed. A client that disconnects while admission waits on Redis closes it before
    * the hold exists: the draft keeps the recorded cost, and `admit` settles the late hold to it.
+   * A row with a guardrail model check's cost and no hold (the check blocked it, or it was refused
+   * or answered from the cache before a hold was taken) is charged to the budgets as it stands, so
+   * they count what the ledger does.
    */
-  recordUsage(draft: UsageDraft, status: number): void {
+  recordUsage(draft: UsageDraft, status: number, ctx?: Pick<CallContext, 'key' | 'endUser'>): void {
     const hold = this.holds.get(draft);
     if (hold) draft.chargeCapUsd = hold.capUsd;
     const row = this.recorder.record(draft, status);
     draft.closed(row.costUsd);
-    hold?.settle(row.costUsd);
+    if (hold) hold.settle(row.costUsd);
+    else if (draft.checkCostUsd !== undefined && ctx?.key && row.costUsd > 0) {
+      this.chargedApart.add(draft);
+      this.admission.chargeUnheld(ctx.key, row.costUsd, ctx.endUser);
+    }
   }
 
   /** What the request is charged for `cost`: within its budget hold's cap, when it has one. */
@@ -68,11 +78,18 @@ export class ChatService {
     }
   }
 
-  /** Guardrails (decision 0030): input first (a redacted prompt is routed, cached, sent), output on any answer. */
+  /**
+   * Guardrails (decision 0030): input first (a redacted prompt is routed, cached, sent, and is what
+   * a trace capturing content keeps; a blocked one is never captured), output on any answer.
+   */
   async complete(original: CanonicalRequest, ctx: CallContext): Promise<CompletionOutcome> {
     const guard = this.guardrails.policyFor(ctx);
-    if (!guard) return this.answer(original, ctx);
+    if (!guard) {
+      ctx.trace?.input(original);
+      return this.answer(original, ctx);
+    }
     const asked = guard.input ? await this.guardrails.admitInput(original, ctx, guard) : original;
+    ctx.trace?.input(asked);
     const outcome = await this.answer(asked, ctx);
     return guard.output ? this.guardrails.admitAnswer(outcome, ctx, guard) : outcome;
   }
@@ -116,6 +133,7 @@ export class ChatService {
   async stream(original: CanonicalRequest, ctx: CallContext, options: { passThrough?: boolean } = {}): Promise<ChatStream> {
     const guard = this.guardrails.policyFor(ctx);
     const asked = guard?.input ? await this.guardrails.admitInput(original, ctx, guard) : original;
+    ctx.trace?.input(asked);
     // Output checks read the text: the stream is decoded, never the upstream's frames passed on.
     const output = guard?.output ? guard : undefined;
     const guarded = (events: AsyncIterable<StreamEvent>): AsyncIterable<StreamEvent> => (output ? this.guardrails.guardStream(events, ctx, output) : events);
@@ -203,7 +221,7 @@ export class ChatService {
     const admitted = await this.admission.admit(request, ctx, promptTokens, plan);
     const recordedCost = ctx.usage?.recordedCostUsd;
     if (admitted.budget && ctx.usage && recordedCost === undefined) this.holds.set(ctx.usage, admitted.budget);
-    else admitted.budget?.settle(recordedCost ?? 0);
+    else admitted.budget?.settle(ctx.usage && this.chargedApart.has(ctx.usage) ? 0 : (recordedCost ?? 0));
     return admitted.tokens;
   }
 }

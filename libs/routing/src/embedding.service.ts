@@ -25,8 +25,8 @@ export class EmbeddingService {
   ) {}
 
   /** The request's ledger row and budget settlement, once its response has closed. */
-  recordUsage(draft: UsageDraft, status: number): void {
-    this.chat.recordUsage(draft, status);
+  recordUsage(draft: UsageDraft, status: number, ctx?: Pick<CallContext, 'key' | 'endUser'>): void {
+    this.chat.recordUsage(draft, status, ctx);
   }
 
   /** Input guardrails apply to the texts to embed (decision 0030); there is no output text. */

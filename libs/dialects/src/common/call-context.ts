@@ -8,11 +8,12 @@ const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * A call context whose signal fires when the client disconnects before the response ends, with a
- * usage-ledger draft that `onClose` receives once the response is over, whatever happened. The
- * request's attribution (attributionOf) is on the draft from the start, so a refused request's row
- * has it too, and its end user is what an end-user budget holds.
+ * usage-ledger draft that `onClose` receives (with the context: whose budgets a cost is charged
+ * to) once the response is over, whatever happened. The request's attribution (attributionOf) is
+ * on the draft from the start, so a refused request's row has it too, and its end user is what an
+ * end-user budget holds.
  */
-export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number) => void, attribution: Attribution = {}): CallContext {
+export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, onClose?: (draft: UsageDraft, status: number, ctx: CallContext) => void, attribution: Attribution = {}): CallContext {
   const signal = new AbortLine();
   const beforeRecord: Array<() => void> = [];
   const usage = new UsageDraft({ requestId: req.id, clientRequestId: req.clientRequestId, apiKeyId: req.apiKey?.id, teamId: req.apiKey?.teamId ?? undefined, dialect: req.dialect ?? dialectForPath(req.path) });
@@ -28,9 +29,9 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     // Whatever is still relaying (a stream the client cut) writes what it has used so far first.
     for (const fill of beforeRecord) fill();
     usage.abandoned();
-    onClose?.(usage, res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST);
+    onClose?.(usage, res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST, ctx);
   });
-  return {
+  const ctx: CallContext = {
     requestId: req.id,
     signal,
     key: req.apiKey,
@@ -44,4 +45,5 @@ export function callContext(req: GatewayHttpRequest, res: GatewayHttpResponse, o
     },
     beforeRecord: (fill) => beforeRecord.push(fill),
   };
+  return ctx;
 }

@@ -11,12 +11,12 @@ import { writeEventStream } from './write-event-stream';
  * The flow every dialect shares: call the gateway, then write either the whole response or the
  * stream, with the routing headers. Decode-side warnings describe features the canonical model
  * cannot carry; they matter only when another protocol served the request (the same-protocol
- * fast path forwards the original body).
+ * fast path forwards the original body). A trace that captures content is given the prompt by
+ * the chat use case, once its input guardrails have run (the redacted prompt; none when blocked).
  */
 export async function serveChat(chat: ChatService, req: GatewayHttpRequest, res: GatewayHttpResponse, dialect: DialectId, exchange: ChatExchange): Promise<void> {
   const { request } = exchange;
-  const ctx = callContext(req, res, (draft, status) => chat.recordUsage(draft, status), attributionOf(req.headers, request));
-  ctx.trace?.input(request);
+  const ctx = callContext(req, res, (draft, status, ctx) => chat.recordUsage(draft, status, ctx), attributionOf(req.headers, request));
   const warningsFor = (meta: ServedMeta) => (meta.protocol === dialect ? [] : exchange.warnings);
   if (!request.stream) {
     const outcome = await chat.complete(request, ctx);

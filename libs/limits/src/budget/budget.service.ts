@@ -179,6 +179,36 @@ export class BudgetService {
   }
 
   /**
+   * Charges `costUsd` to the request's budgets without a hold: a cost incurred where none was taken
+   * (a guardrail model check on a request stopped before admission). A settle under an id no hold
+   * has is a plain charge; a counter not loaded this period is seeded from the ledger first, which
+   * does not have the request's row yet (it is written after its batch). Once, never retried: a
+   * failure (Redis down, budgets failing closed) is logged, and the ledger keeps the cost.
+   */
+  async charge(key: ApiKeyRecord, costUsd: number, endUser?: string, now: number = Date.now()): Promise<void> {
+    const scopes = this.scopesFor(key, endUser);
+    if (scopes.length === 0 || !(costUsd > 0)) return;
+    const windows = scopes.map((s) => this.windowOf(s.budget.period, now));
+    const counters = scopes.map((s, i) => counterOf(s, windows[i]!));
+    const nanos = toNanos(costUsd);
+    const id = `charge:${randomUUID()}`;
+    try {
+      const after = await this.run(async (store) => {
+        const spent = await store.settle(counters, id, nanos);
+        for (const [i, value] of spent.entries()) {
+          if (value >= 0) continue;
+          await this.seed(store, scopes[i]!, windows[i]!, counters[i]!);
+          spent[i] = (await store.settle([counters[i]!], id, nanos))[0] ?? -1;
+        }
+        return spent;
+      });
+      this.observers.charged({ scopes, windows }, nanos, after);
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'budgets: a charge without a hold failed');
+    }
+  }
+
+  /**
    * A hold of `amount` nano-dollars taken elsewhere (the joint admission script): `send` charges
    * the real cost, once, and never more than the hold's cap.
    */

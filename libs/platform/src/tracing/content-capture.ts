@@ -1,5 +1,7 @@
 import type { AssistantContentPart, CanonicalRequest, CanonicalResponse, ContentPart, StreamEvent, UnifiedFinishReason } from '@rosetta/canonical';
 
+const GUARDRAIL_VIOLATION = 'guardrail_violation';
+
 /**
  * Prompt and completion content in the GenAI conventions' JSON shapes (`gen_ai.input.messages`,
  * `gen_ai.output.messages`, `gen_ai.system_instructions`), written only when the operator opted in.
@@ -48,12 +50,17 @@ export function outputContent(response: Pick<CanonicalResponse, 'content' | 'fin
   return JSON.stringify([{ role: 'assistant', parts: response.content.map(part), finish_reason: response.finishReason.unified }]);
 }
 
-/** Collects a stream's text and tool calls as it passes, for `gen_ai.output.messages` at its end. */
+/**
+ * Collects a stream's text and tool calls as it passes, for `gen_ai.output.messages` at its end.
+ * A stream a guardrail blocked is not captured at all: a check over the whole answer blocks after
+ * its text was sent, and a trace must not keep what a guardrail stopped.
+ */
 export async function* tapStreamContent(events: AsyncIterable<StreamEvent>, done: (output: string) => void): AsyncGenerator<StreamEvent> {
   const content: AssistantContentPart[] = [];
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
   let text = '';
   let finish: UnifiedFinishReason = 'other';
+  let blocked = false;
   try {
     for await (const event of events) {
       if (event.type === 'text-delta') text += event.text;
@@ -62,12 +69,17 @@ export async function* tapStreamContent(events: AsyncIterable<StreamEvent>, done
         const call = calls.get(event.index);
         if (call) call.arguments += event.argumentsDelta;
       } else if (event.type === 'finish') finish = event.finishReason.unified;
-      else if (event.type === 'error') finish = 'error';
+      else if (event.type === 'error') {
+        finish = 'error';
+        blocked ||= event.error.type === GUARDRAIL_VIOLATION;
+      }
       yield event;
     }
   } finally {
-    if (text) content.push({ type: 'text', text });
-    for (const call of calls.values()) content.push({ type: 'tool_call', ...call });
-    done(outputContent({ content, finishReason: { unified: finish } }));
+    if (!blocked) {
+      if (text) content.push({ type: 'text', text });
+      for (const call of calls.values()) content.push({ type: 'tool_call', ...call });
+      done(outputContent({ content, finishReason: { unified: finish } }));
+    }
   }
 }

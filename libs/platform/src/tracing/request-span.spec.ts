@@ -1,7 +1,7 @@
 import { defaultTextMapGetter, ROOT_CONTEXT, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { StreamEvent } from '@rosetta/canonical';
+import { GatewayError, type StreamEvent } from '@rosetta/canonical';
 import type { IncomingMessage } from 'node:http';
 import { openRequestSpan, RequestSpan, type TracingSdk } from './request-span';
 
@@ -64,6 +64,20 @@ describe('RequestSpan', () => {
     expect(server!.status.code).toBe(SpanStatusCode.ERROR);
     expect(attempt!.status.code).toBe(SpanStatusCode.ERROR);
     expect(JSON.parse(String(server!.attributes['gen_ai.output.messages']))).toEqual([{ role: 'assistant', parts: [{ type: 'text', content: 'Hello' }], finish_reason: 'stop' }]);
+  });
+
+  it('captures nothing of a stream a guardrail blocked (a check at the finish blocks after the text went out)', async () => {
+    const request = open(`00-${TRACE}-${CALLER}-01`, true);
+    request.attempt('rosetta/gemini-2.5-flash', TARGET, 1);
+    const events: StreamEvent[] = [
+      { type: 'text-delta', index: 0, text: 'mail bob@corp.example' },
+      { type: 'error', error: new GatewayError('guardrail_violation', "Blocked by the key's guardrail 0 (webhook) on output.") },
+    ];
+    for await (const event of request.outputStream((async function* () { yield* events; })())) void event;
+    request.end(200, { attempts: 1, streamed: true, errorType: 'guardrail_violation' }, false);
+    const [, server] = exporter.getFinishedSpans();
+    expect(server!.attributes['gen_ai.output.messages']).toBeUndefined();
+    expect(server!.attributes['error.type']).toBe('guardrail_violation');
   });
 
   it('names an embeddings request and its attempts by the embeddings operation', () => {

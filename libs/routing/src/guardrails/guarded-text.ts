@@ -1,4 +1,5 @@
-import type { CanonicalRequest, CanonicalResponse, ContentPart, EmbeddingRequest, Message, ToolResultContent } from '@rosetta/canonical';
+import type { AssistantContentPart, CanonicalRequest, CanonicalResponse, ContentPart, EmbeddingRequest, Message, ToolResultContent } from '@rosetta/canonical';
+import { jsonTextPieces } from '@rosetta/guardrails';
 
 /**
  * Where guardrails look (docs/guide/guardrails.md, "What is scanned"): the text an upstream reads
@@ -8,7 +9,7 @@ import type { CanonicalRequest, CanonicalResponse, ContentPart, EmbeddingRequest
  * Input: system text, user and assistant text parts, tool results' text, and inline text
  * documents. Not: images, audio, files by reference, tool-call arguments and thinking (the model's
  * own, signed or exact JSON that must go back unchanged).
- * Output: the answer's text parts (not its thinking or tool-call arguments).
+ * Output: the answer's text parts, its thinking, its refusals and its tool calls' arguments (answerTexts).
  */
 export type Rewrite = (text: string) => string | undefined;
 
@@ -74,13 +75,39 @@ function rewritePart<P extends ContentPart | ToolResultContent>(part: P, rewrite
   }
 }
 
+/**
+ * The answer's pieces, in order: each text, thinking and refusal part, and each tool call's
+ * arguments as their strings (decoded) and scalars (jsonTextPieces) — never the JSON around them.
+ */
 export function answerTexts(response: CanonicalResponse): string[] {
-  return response.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  return response.content.flatMap((part) => {
+    if (part.type === 'text' || part.type === 'thinking' || part.type === 'refusal') return [part.text];
+    return part.type === 'tool_call' ? jsonTextPieces(part.arguments).texts : [];
+  });
 }
 
+/**
+ * The answer with its pieces replaced by `texts` (in answerTexts' order) where they differ. A
+ * tool call's arguments stay valid JSON (jsonTextPieces.rebuild). A thinking part whose text
+ * changed loses its signature: it vouches for the text the model wrote, and an upstream refuses
+ * edited thinking with it (sent back unsigned, the encoders leave it out where signed thinking is
+ * required).
+ */
 export function withAnswerTexts(response: CanonicalResponse, texts: readonly string[]): CanonicalResponse {
   let at = 0;
-  const content = response.content.map((part) => (part.type === 'text' ? { ...part, text: texts[at++] ?? part.text } : part));
+  const content = response.content.map((part): AssistantContentPart => {
+    if (part.type === 'text' || part.type === 'refusal') return { ...part, text: texts[at++] ?? part.text };
+    if (part.type === 'thinking') {
+      const text = texts[at++] ?? part.text;
+      if (text === part.text) return part;
+      const { signature: _signature, ...unsigned } = part;
+      return { ...unsigned, text };
+    }
+    if (part.type !== 'tool_call') return part;
+    const pieces = jsonTextPieces(part.arguments);
+    const next = texts.slice(at, (at += pieces.texts.length));
+    return next.every((text, i) => text === pieces.texts[i]) ? part : { ...part, arguments: pieces.rebuild(next) };
+  });
   return { ...response, content };
 }
 

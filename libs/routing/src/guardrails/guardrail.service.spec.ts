@@ -203,4 +203,114 @@ describe('GuardrailService: the output stage', () => {
     expect(events.map((e) => e.type)).toEqual(['start', 'text-start', 'text-delta', 'text-delta', 'text-end', 'error']);
     expect(draft.usage).toEqual({ inputTokens: 5, outputTokens: 9 });
   });
+
+  const signature = { protocol: 'anthropic' as const, value: 'sig-1' };
+
+  function toolAnswer(): CompletionOutcome {
+    const outcome = answer('Sending it now.');
+    outcome.response.content = [
+      { type: 'thinking', text: 'The user is jane@corp.example, so I mail her.', signature },
+      { type: 'thinking', text: 'Nothing to hide here.', signature },
+      outcome.response.content[0]!,
+      { type: 'tool_call', id: 'c1', name: 'send_mail', arguments: '{"to": "jane\\u0040corp.example", "cc": ["ops@corp.example", "team"], "n": 4111111111111111}' },
+      { type: 'tool_call', id: 'c2', name: 'noop', arguments: '{"path": "C:\\\\tmp\\/x"}' },
+    ];
+    return outcome;
+  }
+
+  it("redacts a whole answer's thinking and tool-call arguments (valid JSON), dropping a redacted thinking's signature", async () => {
+    const { service, ctx, effective, draft } = setup({ key: [{ check: 'pii', on: 'output', action: 'redact' }] });
+    const original = toolAnswer();
+    const checked = await service.admitAnswer(original, ctx, effective);
+    expect(checked.response.content).toEqual([
+      { type: 'thinking', text: 'The user is [REDACTED:email], so I mail her.' },
+      { type: 'thinking', text: 'Nothing to hide here.', signature },
+      { type: 'text', text: 'Sending it now.' },
+      { type: 'tool_call', id: 'c1', name: 'send_mail', arguments: '{"to": "[REDACTED:email]", "cc": ["[REDACTED:email]", "team"], "n": "[REDACTED:card]"}' },
+      // Untouched arguments keep their bytes, escapes and all.
+      original.response.content[4],
+    ]);
+    expect(JSON.parse((checked.response.content[3] as { arguments: string }).arguments)).toEqual({ to: '[REDACTED:email]', cc: ['[REDACTED:email]', 'team'], n: '[REDACTED:card]' });
+    expect(draft.guardrails).toEqual([{ check: 'pii', source: 'key', index: 0, stage: 'output', action: 'redact', kinds: ['card', 'email'] }]);
+  });
+
+  it('blocks a whole answer for what its tool-call arguments hold, like text', async () => {
+    const { service, ctx, effective, draft } = setup({ team: [{ check: 'secrets', on: 'output', action: 'block' }] });
+    const outcome = answer('Running it.');
+    outcome.response.content.push({ type: 'tool_call', id: 'c1', name: 'shell', arguments: '{"cmd": "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx"}' });
+    await expect(service.admitAnswer(outcome, ctx, effective)).rejects.toThrow("Blocked by the team's guardrail 0 (secrets: openai_key) on output.");
+    expect(draft.guardrails).toEqual([{ check: 'secrets', source: 'team', index: 0, stage: 'output', action: 'block', kinds: ['openai_key'] }]);
+  });
+
+  async function* toolStream(argumentDeltas: string[], thinking: string[] = []): AsyncGenerator<StreamEvent> {
+    yield { type: 'start', id: 's', model: 'rosetta/m', created: 0 };
+    yield { type: 'thinking-start', index: 0 };
+    for (const text of thinking) yield { type: 'thinking-delta', index: 0, text };
+    yield { type: 'thinking-end', index: 0, signature };
+    yield { type: 'tool-call-start', index: 1, id: 'c1', name: 'send_mail' };
+    for (const argumentsDelta of argumentDeltas) yield { type: 'tool-call-delta', index: 1, argumentsDelta };
+    yield { type: 'tool-call-end', index: 1 };
+    yield { type: 'finish', finishReason: { unified: 'tool_calls' }, usage: { inputTokens: 5, outputTokens: 9 } };
+  }
+
+  const argumentsOf = (events: StreamEvent[]): string => events.map((e) => (e.type === 'tool-call-delta' ? e.argumentsDelta : '')).join('');
+  const thinkingOf = (events: StreamEvent[]): string => events.map((e) => (e.type === 'thinking-delta' ? e.text : '')).join('');
+
+  it("redacts a stream's thinking and tool-call arguments as they stream (valid JSON), and drops a redacted thinking's signature", async () => {
+    const { service, ctx, effective, draft } = setup({ key: [{ check: 'pii', on: 'output', action: 'redact' }] });
+    const events = await collect(service.guardStream(toolStream(['{"to": "ja', 'ne@corp.exa', 'mple", "body": "call +1 415', ' 555 2671"}'], ['Mail ja', 'ne@corp.example now.']), ctx, effective));
+    expect(JSON.parse(argumentsOf(events))).toEqual({ to: '[REDACTED:email]', body: 'call [REDACTED:phone]' });
+    expect(thinkingOf(events)).toBe('Mail [REDACTED:email] now.');
+    expect(events.find((e) => e.type === 'thinking-end')).toEqual({ type: 'thinking-end', index: 0 });
+    expect(draft.guardrails).toEqual([{ check: 'pii', source: 'key', index: 0, stage: 'output', action: 'redact', kinds: ['email', 'phone'] }]);
+    // Nothing found: the same text and arguments (however held back), the signature kept.
+    const clean = setup({ key: [{ check: 'pii', on: 'output', action: 'redact' }] });
+    const passed = await collect(clean.service.guardStream(toolStream(['{"to": "team"}'], ['Plain thoughts.']), clean.ctx, clean.effective));
+    expect([thinkingOf(passed), argumentsOf(passed)]).toEqual(['Plain thoughts.', '{"to": "team"}']);
+    expect(passed.find((e) => e.type === 'thinking-end')).toEqual({ type: 'thinking-end', index: 0, signature });
+  });
+
+  it('ends a stream with the in-stream error when tool-call arguments hold a blocked secret, having sent none of it', async () => {
+    const { service, ctx, effective, draft } = setup({ key: [{ check: 'secrets', on: 'output', action: 'block' }] });
+    const events = await collect(service.guardStream(toolStream(['{"cmd": "export KEY=sk-proj-abcdefghij', 'klmnopqrstuvwx", "x": 1}']), ctx, effective));
+    expect(argumentsOf(events)).not.toContain('sk-proj');
+    const last = events.at(-1)!;
+    expect(last.type === 'error' && last.error.message).toBe("Blocked by the key's guardrail 0 (secrets: openai_key) on output.");
+    expect(events.some((e) => e.type === 'finish')).toBe(false);
+    expect(draft.guardrails).toEqual([{ check: 'secrets', source: 'key', index: 0, stage: 'output', action: 'block', kinds: ['openai_key'] }]);
+  });
+
+  it("applies a webhook's redact spans inside tool-call arguments, keeping them valid JSON", async () => {
+    const { service, ctx, effective, sent } = setup({ key: [{ check: 'webhook', on: 'output', action: 'redact', url: 'https://dlp.example/x' }] }, [
+      { verdict: { action: 'redact', spans: [{ start: 6, end: 17, kind: 'name' }] } },
+    ]);
+    const outcome = answer('Hi');
+    outcome.response.content.push({ type: 'tool_call', id: 'c1', name: 'greet', arguments: '{"to":"Alice Smith"}' });
+    const checked = await service.admitAnswer(outcome, ctx, effective);
+    expect(sent).toEqual([{ text: 'Hi\nto\nAlice Smith', stage: 'output' }]);
+    expect(checked.response.content[1]).toEqual({ type: 'tool_call', id: 'c1', name: 'greet', arguments: '{"to":"[REDACTED:name]"}' });
+  });
+
+  it('redacts a refusal, whole and streamed (its deltas have no start or end: the finish closes it)', async () => {
+    const { service, ctx, effective } = setup({ key: PII_REDACT });
+    const outcome = answer('');
+    outcome.response.content = [{ type: 'refusal', text: 'I will not mail jane@corp.example.' }];
+    expect((await service.admitAnswer(outcome, ctx, effective)).response.content).toEqual([{ type: 'refusal', text: 'I will not mail [REDACTED:email].' }]);
+    async function* refusing(): AsyncGenerator<StreamEvent> {
+      yield { type: 'refusal-delta', index: 0, text: 'I will not mail ja' };
+      yield { type: 'refusal-delta', index: 0, text: 'ne@corp.example.' };
+      yield { type: 'finish', finishReason: { unified: 'content_filter' } };
+    }
+    const events = await collect(service.guardStream(refusing(), ctx, effective));
+    expect(events.at(-1)?.type).toBe('finish');
+    const refused = events.slice(0, -1);
+    expect(refused.every((e) => e.type === 'refusal-delta' && e.index === 0)).toBe(true);
+    expect(refused.map((e) => (e.type === 'refusal-delta' ? e.text : '')).join('')).toBe('I will not mail [REDACTED:email].');
+  });
+
+  it('gives external output checks the thinking and the arguments too, piece by piece', async () => {
+    const { service, ctx, effective, sent } = setup({ key: [{ check: 'webhook', on: 'output', action: 'log', url: 'https://dlp.example/x' }] });
+    await collect(service.guardStream(toolStream(['{"to": "te', 'am", "n": 3}'], ['Think.']), ctx, effective));
+    expect(sent).toEqual([{ text: 'Think.\nto\nteam\nn\n3', stage: 'output' }]);
+  });
 });

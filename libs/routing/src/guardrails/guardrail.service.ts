@@ -86,7 +86,7 @@ export class GuardrailService {
       beforeRecord: ctx.beforeRecord,
       blocked: (record) => this.blocked(record, ctx),
       billed: (finish) => ctx.usage?.reported(finish.usage),
-      ...(externals.length > 0 ? { external: (text: string) => this.external({ records: [], checkCosts: [] }, [text], externals, effective, 'output', ctx) } : {}),
+      ...(externals.length > 0 ? { external: (texts: string[]) => this.external({ records: [], checkCosts: [] }, texts, externals, effective, 'output', ctx) } : {}),
     });
   }
 

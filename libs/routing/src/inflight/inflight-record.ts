@@ -1,3 +1,4 @@
+import { CHECK_ACTIONS, CHECK_TYPES, type GuardrailRecord } from '@rosetta/guardrails';
 import type { HoldRef } from '@rosetta/limits';
 import { roundUsd, type UsageDraft, type UsageRow } from '@rosetta/usage';
 import type { RoutePlan } from '../attempt';
@@ -44,8 +45,8 @@ export function interruptedRow(draft: UsageDraft, plan: RoutePlan, promptTokens:
     costUsd: roundUsd(reservedUsd),
     cache: draft.cache ?? null,
     savedUsd: null,
-    // Not kept in the reservation's record: a recovered row is the request's cost, not its verdicts.
-    guardrails: null,
+    // The input stage ran before admission: its verdicts are known, and kept (output's are not yet).
+    guardrails: draft.guardrails ? [...draft.guardrails] : null,
     latencyMs: 0,
     ttftMs: null,
     streamed: draft.streamed,
@@ -71,11 +72,16 @@ const FIELDS: readonly (readonly [keyof UsageRow, FieldKind])[] = [
   ['costUsd', 'number'], ['cache', 'cache'], ['savedUsd', 'number?'], ['latencyMs', 'number'], ['ttftMs', 'number?'], ['streamed', 'boolean'],
   ['attempts', 'number'], ['route', 'string?'], ['unchargedUsd', 'number?'], ['endUser', 'string?'], ['tags', 'tags'],
 ];
-/** Bumped when FIELDS changes: a record of another version is skipped, never misread. */
-const VERSION = 2;
 /**
- * Version 1 had every field up to `unchargedUsd` and no attribution (decision 0033): a replica
- * of the version before, dying during a rolling upgrade, is still recovered, its rows unattributed.
+ * Bumped when the layout changes: a record of another version is skipped, never misread. Version
+ * 3 may end with the row's guardrail verdicts, after the hold, only when it has some: a request
+ * without verdicts (every key without guardrails) writes the array it wrote in version 2.
+ */
+const VERSION = 3;
+/**
+ * Version 2 (decision 0033) had FIELDS and no verdicts; version 1 every field up to
+ * `unchargedUsd`, without attribution. A replica of an older version, dying during a rolling
+ * upgrade, is still recovered: its rows without verdicts, a version 1's unattributed too.
  */
 const V1_FIELDS = FIELDS.length - 2;
 
@@ -83,6 +89,7 @@ export function encodeRecord({ row, hold }: InflightRecord): string {
   const values: unknown[] = [VERSION];
   for (const [field] of FIELDS) values.push(row[field] ?? null);
   values.push(row.createdAt.getTime(), hold ? [hold.counters, hold.holdId, hold.amount] : null);
+  if (row.guardrails) values.push(row.guardrails);
   return JSON.stringify(values);
 }
 
@@ -106,9 +113,14 @@ export function decodeRecord(text: string, recoveredAt: number): InflightRecord 
   } catch {
     return undefined;
   }
-  const fields = !Array.isArray(parsed) ? undefined : parsed[0] === VERSION ? FIELDS : parsed[0] === 1 ? FIELDS.slice(0, V1_FIELDS) : undefined;
-  if (!fields || (parsed as unknown[]).length !== fields.length + 3) return undefined;
+  const version: unknown = Array.isArray(parsed) ? parsed[0] : undefined;
+  const fields = version === VERSION || version === 2 ? FIELDS : version === 1 ? FIELDS.slice(0, V1_FIELDS) : undefined;
+  if (!fields) return undefined;
   const values = parsed as unknown[];
+  const withVerdicts = version === VERSION && values.length === fields.length + 4;
+  if (values.length !== fields.length + 3 && !withVerdicts) return undefined;
+  const guardrails = withVerdicts ? verdictsOf(values[fields.length + 3]) : null;
+  if (guardrails === undefined) return undefined;
   const row: Record<string, unknown> = {};
   for (const [index, [field, kind]] of fields.entries()) {
     const value: unknown = values[index + 1];
@@ -120,8 +132,25 @@ export function decodeRecord(text: string, recoveredAt: number): InflightRecord 
   const createdAt = new Date(startedAt);
   // An interrupted row's latency is the time until it was recovered; a recorded row keeps its own.
   if (row['errorType'] === INTERRUPTED) row['latencyMs'] = Math.max(0, recoveredAt - startedAt);
-  // Verdicts are not kept in the record (a row's cost is what recovery must not lose): none.
-  return { row: { ...(row as unknown as UsageRow), guardrails: null, createdAt }, hold: holdOf(values[fields.length + 2]) };
+  return { row: { ...(row as unknown as UsageRow), guardrails, createdAt }, hold: holdOf(values[fields.length + 2]) };
+}
+
+const SOURCES: readonly unknown[] = ['key', 'team', 'plan'];
+const STAGES: readonly unknown[] = ['input', 'output'];
+
+/** A record's verdicts as the ledger's `guardrails` takes them, or undefined for any that is not one. */
+function verdictsOf(value: unknown): GuardrailRecord[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  for (const item of value as unknown[]) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const v = item as Record<string, unknown>;
+    const fits =
+      (CHECK_TYPES as readonly unknown[]).includes(v['check']) && SOURCES.includes(v['source']) && Number.isInteger(v['index']) && STAGES.includes(v['stage']) &&
+      (CHECK_ACTIONS as readonly unknown[]).includes(v['action']) && Array.isArray(v['kinds']) && (v['kinds'] as unknown[]).every((kind) => typeof kind === 'string') &&
+      (v['unavailable'] === undefined || typeof v['unavailable'] === 'string');
+    if (!fits) return undefined;
+  }
+  return value as GuardrailRecord[];
 }
 
 function holdOf(value: unknown): HoldRef | undefined {
