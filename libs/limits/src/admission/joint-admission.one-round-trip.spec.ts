@@ -193,6 +193,39 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
     }
   });
 
+  it('sends the admissions and settlements of one turn together in one socket write, each deciding on its own', async () => {
+    const { joint, limits } = replica(one, { keyPrefix: prefix });
+    const key = apiKey({ rpm: 4, tpm: 100_000, budget: { usd: 100, period: 'total' } });
+    await warm(joint, key);
+    const earlier = await joint.admit(key, request, () => 0.01, deferred());
+    const socket = (one as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+    const write = socket.write;
+    let writes = 0;
+    socket.write = (...args: unknown[]) => {
+      writes++;
+      return write.apply(socket, args);
+    };
+    sent.reset();
+    try {
+      void earlier.tokens!.settle(200);
+      earlier.budget!.settle(0.01);
+      const counts = [deferred(), deferred(), deferred()];
+      const outcomes = Promise.allSettled(counts.map((count) => joint.admit(key, request, () => 0.01, count)));
+      await endOfTurn();
+      // One settlement and three admissions: four scripts, one write.
+      expect(sent.commands).toEqual(['evalsha', 'evalsha', 'evalsha', 'evalsha']);
+      expect(writes).toBe(1);
+      const settled = await outcomes;
+      // The minute had two of its four requests left: each script decided alone, in order.
+      expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect(counts.map((count) => count.state?.requests?.used)).toEqual([3, 4, 4]);
+      expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ type: 'rate_limit_error', message: 'Rate limit exceeded: 4 requests per minute for plan metered' });
+    } finally {
+      socket.write = write;
+    }
+    expect((await limits.peekTokens(key))?.used).toBe(1_500 + 200 + 2 * 1_500);
+  });
+
   it('counts in this process when Redis does not answer (RATE_LIMIT_REDIS_FAILURE=local)', async () => {
     const dead = connect('redis://127.0.0.1:6390', { connectTimeout: 200, commandTimeout: 200, retryStrategy: () => 100 });
     try {

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyRecord } from '@rosetta/auth';
 import { APP_LOGGER, type AppLogger } from '@rosetta/platform';
-import { randomUUID } from 'node:crypto';
 import { admissionTag } from '../admission-slot';
 import { BudgetService, type BudgetHold, type PreparedHold } from '../budget/budget.service';
 import type { LimitState } from '../limiter/rate-limit-headers';
 import { noTokens, RateLimitService, requestKey, tokenKey, type TokenRequest, type TokenReservation } from '../limiter/rate-limit.service';
 import type { RequestCount } from '../limiter/request-count';
+import { admissionId } from '../admission-id';
 import { JointSettlement } from './joint-settlement';
 import type { JointOutcome, JointRequest } from './redis-joint-store';
 
@@ -56,11 +56,13 @@ export class JointAdmissionService {
     const { rpm } = this.limits.limitsFor(key);
     const { units, tpm, need } = this.limits.tokenNeed(key, request);
     const counting = uncounted(count);
+    // One id serves both windows' entries (each window is its own sorted set).
+    const id = admissionId();
     const job: JointRequest = {
       windowMs: this.limits.windowMs,
       tag: admissionTag(key),
-      requests: counting && rpm !== null ? { keys: shared.windows.keys(requestKey(key)), limit: rpm, member: `${randomUUID()}:1` } : undefined,
-      tokens: tpm === null ? undefined : { keys: shared.windows.keys(tokenKey(key)), units, limit: tpm, member: `${randomUUID()}:${units}` },
+      requests: counting && rpm !== null ? { keys: shared.windows.keys(requestKey(key)), limit: rpm, member: `${id}:1` } : undefined,
+      tokens: tpm === null ? undefined : { keys: shared.windows.keys(tokenKey(key)), units, limit: tpm, member: `${id}:${units}` },
       budget: hold && { counters: hold.counters, amount: hold.amount, holdId: hold.holdId, holdTtlMs: this.budgets.holdTtlMs },
     };
     if (!job.requests && !job.tokens && !job.budget) return { tokens: noTokens(this.counted(key, count, counting, null, null)) };

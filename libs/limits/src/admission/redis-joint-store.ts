@@ -132,10 +132,15 @@ export type JointOutcome = {
  * their settlement in one more: whatever limits a key has, it costs one round trip before the
  * upstream call. Every key of one admission carries its admission tag, so each script is one
  * call on a Redis Cluster too (docs/decisions/0026).
+ *
+ * The scripts asked for in one turn of the event loop — admissions and settlements alike — go out
+ * together at its end, as one pipeline (one per admission tag on a cluster): one socket write and
+ * one read for all of them instead of one each, which is most of what a limit cost a request
+ * (docs/decisions/0035). Each is still its own script, so each decides atomically as before.
  */
 export class RedisJointStore {
   private readonly redis: JointRedis;
-  private settlements: QueuedSettlement[] = [];
+  private queued: QueuedScript[] = [];
 
   constructor(redis: RedisClient) {
     if (!('rosettaAdmit' in redis)) {
@@ -148,8 +153,7 @@ export class RedisJointStore {
   async admit(request: JointRequest, now: number): Promise<JointOutcome> {
     const { requests, tokens, budget } = request;
     const keys = keysOf(request);
-    const limits = (budget?.counters ?? []).flatMap((c) => [String(c.limit), c.expiresAt ?? 0]);
-    const reply = await this.redis.rosettaAdmit(
+    const args: (string | number)[] = [
       keys.length,
       ...keys,
       request.windowMs,
@@ -163,8 +167,9 @@ export class RedisJointStore {
       String(budget?.amount ?? 0),
       budget?.holdId ?? '',
       budget?.holdTtlMs ?? 0,
-      ...limits,
-    );
+    ];
+    for (const c of budget?.counters ?? []) args.push(String(c.limit), c.expiresAt ?? 0);
+    const reply = (await this.enqueue('rosettaAdmit', request.tag, args)) as (string | number)[];
     const status = String(reply[0]);
     const figures = reply.slice(1).map(Number);
     const windows = {
@@ -179,28 +184,31 @@ export class RedisJointStore {
   }
 
   /**
-   * Settles the reservation and the hold of one admission (either may be absent). Nothing waits
-   * for a settlement, so those asked for in one turn of the event loop go out together at its end,
-   * as one pipeline: one socket write for all of them instead of one each (the writes are a large
-   * part of a request's CPU, docs/benchmarks/2026-11-27-tail.md). Each is still its own script.
-   * Answers each budget's spend after the charge (spentAfter).
+   * Settles the reservation and the hold of one admission (either may be absent), with this turn's
+   * other scripts (nothing waits for a settlement). Answers each budget's spend after the charge
+   * (spentAfter).
    */
-  settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<number[]> {
+  async settle(request: JointRequest, actualTokens: number, actualNanos: number, now: number): Promise<number[]> {
     const keys = keysOf(request);
     const { tokens, budget } = request;
     const args = [keys.length, ...keys, request.windowMs, Math.floor(now), tokens?.member ?? '', actualTokens, budget?.counters.length ?? 0, budget?.holdId ?? '', String(actualNanos)];
+    return spentAfter(await this.enqueue('rosettaAdmitSettle', request.tag, args));
+  }
+
+  /** Queues a script for the end of this turn; the first of a turn schedules the send. */
+  private enqueue(script: JointScript, tag: string, args: (string | number)[]): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const settled = (error: unknown, reply?: unknown): void => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(spentAfter(reply)));
-      if (this.settlements.push({ tag: request.tag, args, settled }) === 1) setImmediate(() => this.sendSettlements());
+      const settled = (error: unknown, reply?: unknown): void => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(reply));
+      if (this.queued.push({ script, tag, args, settled }) === 1) setImmediate(() => this.sendQueued());
     });
   }
 
-  private sendSettlements(): void {
-    const batch = this.settlements;
-    this.settlements = [];
+  private sendQueued(): void {
+    const batch = this.queued;
+    this.queued = [];
     if (!this.redis.isCluster) return this.send(batch);
     // A cluster pipeline must stay in one slot: one per admission tag touched this turn.
-    const byTag = new Map<string, QueuedSettlement[]>();
+    const byTag = new Map<string, QueuedScript[]>();
     for (const queued of batch) {
       const group = byTag.get(queued.tag);
       if (group) group.push(queued);
@@ -209,29 +217,31 @@ export class RedisJointStore {
     for (const group of byTag.values()) this.send(group);
   }
 
-  private send(batch: QueuedSettlement[]): void {
+  private send(batch: QueuedScript[]): void {
     if (batch.length === 1) {
-      const [one] = batch as [QueuedSettlement];
-      this.redis.rosettaAdmitSettle(...one.args).then((reply) => one.settled(null, reply), one.settled);
+      const [one] = batch as [QueuedScript];
+      this.redis[one.script](...one.args).then((reply) => one.settled(null, reply), one.settled);
       return;
     }
     const pipeline = this.redis.pipeline() as unknown as JointPipeline;
-    for (const { args } of batch) pipeline.rosettaAdmitSettle(...args);
+    for (const { script, args } of batch) pipeline[script](...args);
     pipeline.exec().then(
-      (results) => batch.forEach((queued, i) => queued.settled(results?.[i]?.[0] ?? (results ? null : new Error('settlement pipeline not sent')), results?.[i]?.[1])),
-      (error: unknown) => batch.forEach((queued) => queued.settled(error ?? new Error('settlement pipeline failed'))),
+      (results) => batch.forEach((queued, i) => queued.settled(results?.[i]?.[0] ?? (results ? null : new Error('admission pipeline not sent')), results?.[i]?.[1])),
+      (error: unknown) => batch.forEach((queued) => queued.settled(error ?? new Error('admission pipeline failed'))),
     );
   }
 }
 
-interface QueuedSettlement {
+type JointScript = 'rosettaAdmit' | 'rosettaAdmitSettle';
+
+interface QueuedScript {
+  script: JointScript;
   tag: string;
   args: (string | number)[];
   settled(error: unknown, reply?: unknown): void;
 }
 
-type JointPipeline = {
-  rosettaAdmitSettle(...args: (string | number)[]): JointPipeline;
+type JointPipeline = Record<JointScript, (...args: (string | number)[]) => JointPipeline> & {
   exec(): Promise<[Error | null, unknown][] | null>;
 };
 

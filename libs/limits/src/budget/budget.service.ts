@@ -8,6 +8,7 @@ import { periodWindow, toNanos, toUsd, type PeriodWindow } from './budget-period
 import { MemoryBudgetStore, type BudgetCounter, type BudgetStore } from './budget-store';
 import { BudgetObservers, type BudgetObserver } from './budget-observer';
 import { admissionTag } from '../admission-slot';
+import { admissionId } from '../admission-id';
 import { budgetExceeded } from './budget-refusal';
 import { BUDGET_KEY_PREFIX, RedisBudgetStore } from './redis-budget-store';
 
@@ -158,7 +159,7 @@ export class BudgetService {
     const scopes = this.scopesFor(key, endUser);
     if (scopes.length === 0) return undefined;
     const windows = scopes.map((s) => this.windowOf(s.budget.period, now));
-    return { scopes, windows, counters: scopes.map((s, i) => counterOf(s, windows[i]!)), amount: toNanos(maxCostUsd), holdId: randomUUID(), now, outputUncapped };
+    return { scopes, windows, counters: scopes.map((s, i) => counterOf(s, windows[i]!)), amount: toNanos(maxCostUsd), holdId: admissionId(), now, outputUncapped };
   }
 
   /** Takes a prepared hold in the budget store (seeding counters from the ledger as needed). */
