@@ -34,9 +34,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const HOUR = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00Z$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const FORM = /^([A-Za-z0-9_-]{1,8000})\.([A-Za-z0-9_-]{16})$/;
-/** The longest text a group value can be (an end user: 256 characters; model ids and tags less). */
-const MAX_TEXT = 512;
+const FORM = /^([A-Za-z0-9_-]{1,16000})\.([A-Za-z0-9_-]{16})$/;
+/** Longer than any group value the gateway writes (an end user: 256 characters; model ids, slugs and tags less). */
+const MAX_TEXT = 1024;
 
 function checksum(body: string): string {
   return createHash('sha256').update(body).digest('base64url').slice(0, 16);
