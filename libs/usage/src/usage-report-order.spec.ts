@@ -1,4 +1,4 @@
-import { afterSql, groupedSql, groupKey, isLedByDay, keyItems, reportOrder } from './usage-report-order';
+import { groupedSql, groupKey, isLedByDay, keyItems, pageStart, reportOrder } from './usage-report-order';
 import { dayRuns } from './usage-report-query';
 import type { UsageReportRow } from './usage-report';
 
@@ -25,25 +25,28 @@ describe('the order of a usage report', () => {
     );
   });
 
-  it('continues after a group: each later position, null last, with a bound an index can start from', () => {
+  it('starts a page after a group: each later position, null last, as one condition and as ranges an index can start from', () => {
     const { param, values } = params();
-    expect(afterSql(['day', 'key', 'model'], ['2026-11-24', KEY, 'rosetta/gpt-4o-mini'], param)).toBe(
-      "day_key >= (DATE '2100-01-01' - $1::date) AND (" +
-        "(day_key > (DATE '2100-01-01' - $1::date)) OR " +
-        "(day_key = (DATE '2100-01-01' - $1::date) AND (api_key_id > $2::uuid OR api_key_id IS NULL)) OR " +
-        "(day_key = (DATE '2100-01-01' - $1::date) AND api_key_id = $2::uuid AND (served_model > $3::text OR served_model IS NULL)))",
-    );
+    const day = "(DATE '2100-01-01' - $1::date)";
+    const start = pageStart(['day', 'key', 'model'], ['2026-11-24', KEY, 'rosetta/gpt-4o-mini'], param);
+    expect(start.ranges).toEqual([
+      `day_key = ${day} AND api_key_id = $2::uuid AND served_model > $3::text`,
+      `day_key = ${day} AND api_key_id = $2::uuid AND served_model IS NULL`,
+      `day_key = ${day} AND api_key_id > $2::uuid`,
+      `day_key = ${day} AND api_key_id IS NULL`,
+      `day_key > ${day}`,
+    ]);
+    expect(start.any).toBe(`day_key >= ${day} AND (${start.ranges.map((range) => `(${range})`).join(' OR ')})`);
     expect(values).toEqual(['2026-11-24', KEY, 'rosetta/gpt-4o-mini']);
   });
 
   it('puts nothing after a null but what follows it in a later dimension', () => {
+    const hour = "(TIMESTAMP '2100-01-01' - replace($1, 'Z', '')::timestamp)";
     const { param, values } = params();
-    expect(afterSql(['hour', 'end_user', 'model'], ['2026-11-24T09:00:00Z', null, null], param)).toBe(
-      "hour_key >= (TIMESTAMP '2100-01-01' - replace($1, 'Z', '')::timestamp) AND ((hour_key > (TIMESTAMP '2100-01-01' - replace($1, 'Z', '')::timestamp)))",
-    );
+    expect(pageStart(['hour', 'end_user', 'model'], ['2026-11-24T09:00:00Z', null, null], param)).toEqual({ any: `hour_key >= ${hour} AND ((hour_key > ${hour}))`, ranges: [`hour_key > ${hour}`] });
     expect(values).toEqual(['2026-11-24T09:00:00Z']);
-    expect(afterSql(['end_user'], [null], params().param)).toBe('false');
-    expect(afterSql(['end_user', 'tag'], [null, 'a'], params().param)).toBe('((end_user IS NULL AND (tag > $1::text OR tag IS NULL)))');
+    expect(pageStart(['end_user'], [null], params().param)).toEqual({ any: 'false', ranges: ['false'] });
+    expect(pageStart(['end_user', 'tag'], [null, 'a'], params().param).ranges).toEqual(['end_user IS NULL AND tag > $1::text', 'end_user IS NULL AND tag IS NULL']);
   });
 
   it('reads a group position back from the answered row, in the report order', () => {
@@ -51,12 +54,15 @@ describe('the order of a usage report', () => {
     expect(groupKey(['model', 'day', 'key'], row)).toEqual(['2026-11-24', null, KEY]);
   });
 
-  it('limits each part on its own only for a report led by the day, whose parts are indexed in its order', () => {
-    const parts = [{ rows: 'SELECT a', sums: 'S' }];
-    expect(groupedSql(['day', 'key'], parts, { limit: '$9', after: 'X' })).toMatch(
-      /^SELECT day_key, api_key_id, .* FROM \(\(SELECT day_key, api_key_id, S FROM \(SELECT a\) r WHERE X GROUP BY day_key, api_key_id ORDER BY day_key, api_key_id LIMIT \$9\)\) src GROUP BY day_key, api_key_id ORDER BY day_key, api_key_id LIMIT \$9$/,
+  it('limits each part on its own only for a report led by the day, and starts an indexed part at each range', () => {
+    const after = { any: 'ANY', ranges: ['R1', 'R2'] };
+    const parts = [{ rows: 'SELECT a', sums: 'S', indexed: true }, { rows: 'SELECT b', sums: 'S' }];
+    const part = (rows: string, cut: string, tail = ''): string => `(SELECT day_key, api_key_id, S FROM (${rows}) r WHERE ${cut} GROUP BY day_key, api_key_id${tail})`;
+    const tail = ' ORDER BY day_key, api_key_id LIMIT $9';
+    expect(groupedSql(['day', 'key'], parts, { limit: '$9', after })).toMatch(
+      new RegExp(`^SELECT day_key, api_key_id, .* FROM \\(${escape([part('SELECT a', 'R1', tail), part('SELECT a', 'R2', tail), part('SELECT b', 'ANY', tail)].join(' UNION ALL '))}\\) src GROUP BY day_key, api_key_id${escape(tail)}$`),
     );
-    expect(groupedSql(['key'], parts, { limit: '$9' })).toMatch(/^SELECT api_key_id, .* FROM \(\(SELECT api_key_id, S FROM \(SELECT a\) r GROUP BY api_key_id\)\) src GROUP BY api_key_id ORDER BY api_key_id LIMIT \$9$/);
+    expect(groupedSql(['key'], parts, { limit: '$9', after })).toMatch(/FROM \(\(SELECT api_key_id, S FROM \(SELECT a\) r WHERE ANY GROUP BY api_key_id\) UNION ALL .* src GROUP BY api_key_id ORDER BY api_key_id LIMIT \$9$/);
     expect(groupedSql(['key'], parts)).toMatch(/GROUP BY api_key_id\)\) src GROUP BY api_key_id$/);
   });
 
@@ -69,3 +75,7 @@ describe('the order of a usage report', () => {
     expect(dayRuns([])).toEqual([]);
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -82,7 +82,7 @@ const FIELDS: Readonly<Record<ReportDimension, keyof UsageReportRow>> = {
 };
 
 /** The dimensions in the report's order: time first (as asked), then the others (as asked). */
-export function reportOrder(groupBy: readonly ReportDimension[]): ReportDimension[] {
+export function reportOrder<D extends ReportDimension>(groupBy: readonly D[]): D[] {
   return [...groupBy.filter((d) => KEYS[d].time), ...groupBy.filter((d) => !KEYS[d].time)];
 }
 
@@ -94,7 +94,7 @@ export function keyList(groupBy: readonly ReportDimension[], qualifier = ''): st
 }
 
 /** Each dimension's key as a select item, from its value over a part's rows (`values[d]`). */
-export function keyItems(groupBy: readonly ReportDimension[], values: (dimension: ReportDimension) => string): string {
+export function keyItems<D extends ReportDimension>(groupBy: readonly D[], values: (dimension: D) => string): string {
   return reportOrder(groupBy)
     .map((d) => `${KEYS[d].of(values(d))} AS ${KEYS[d].name}`)
     .join(', ');
@@ -105,29 +105,40 @@ export function shownItems(groupBy: readonly ReportDimension[]): string {
   return groupBy.map((d) => KEYS[d].shown).join(', ');
 }
 
+/** Where a page starts: after the previous page's last group (see pageStart). */
+export interface PageStart {
+  /** "After the group", as one condition. */
+  any: string;
+  /** The same as disjoint conditions, in the report's order, each a range an index scan can start at. */
+  ranges: string[];
+}
+
 /**
  * "After `key` in the report's order", over the key columns. Nulls sort last: nothing follows a
- * null, and a null follows every value. A leading time key also gets a plain bound, which an index
- * scan starts from.
+ * null, and a null follows every value. As one condition (with a plain bound on a leading time
+ * key, which an index scan starts from), and as ranges: for `day, key, model` after (d, k, m),
+ * `day = d AND key = k AND model > m`, `… AND model IS NULL`, `day = d AND key > k`,
+ * `day = d AND key IS NULL`, `day > d` — with nulls last the one condition is an `OR` that no index
+ * scan can start from inside a day, while each range can.
  */
-export function afterSql(groupBy: readonly ReportDimension[], key: GroupKey, param: (value: unknown) => string): string {
+export function pageStart(groupBy: readonly ReportDimension[], key: GroupKey, param: (value: unknown) => string): PageStart {
   const order = reportOrder(groupBy).map((d) => KEYS[d]);
   const values = order.map((column, i) => {
     const value = key[i];
     return value === null || value === undefined ? null : column.cursor(param(value));
   });
-  const branches: string[] = [];
-  for (let i = 0; i < order.length; i++) {
-    const { name } = order[i]!;
+  const branches: string[][] = [];
+  for (let i = order.length - 1; i >= 0; i--) {
+    const { name, time } = order[i]!;
     const value = values[i];
     if (value === null) continue;
-    const beyond = order[i]!.time ? `${name} > ${value}` : `(${name} > ${value} OR ${name} IS NULL)`;
     const equal = order.slice(0, i).map((column, j) => (values[j] === null ? `${column.name} IS NULL` : `${column.name} = ${values[j]}`));
-    branches.push([...equal, beyond].join(' AND '));
+    branches.push([...equal, `${name} > ${value}`], ...(time ? [] : [[...equal, `${name} IS NULL`]]));
   }
-  if (branches.length === 0) return 'false';
+  const ranges = branches.map((conditions) => conditions.join(' AND '));
+  if (ranges.length === 0) return { any: 'false', ranges: ['false'] };
   const bound = order[0]!.time ? `${order[0]!.name} >= ${values[0]} AND ` : '';
-  return `${bound}(${branches.map((b) => `(${b})`).join(' OR ')})`;
+  return { any: `${bound}(${ranges.map((range) => `(${range})`).join(' OR ')})`, ranges };
 }
 
 /** A group's position from its answered row. */
@@ -144,6 +155,8 @@ export interface ReportPart {
   rows: string;
   /** The sums over those rows: RAW_SUMS for ledger rows, the sums of sums for rollup rows. */
   sums: string;
+  /** Its rows are indexed in the report's order when it is led by the day (the full rollups and `_keys`). */
+  indexed?: boolean;
 }
 
 /**
@@ -156,12 +169,16 @@ export interface ReportPart {
  * costs what the whole report does (no index holds those orders for every part; see
  * report-statement.ts).
  */
-export function groupedSql(groupBy: readonly ReportDimension[], parts: readonly ReportPart[], page?: { limit: string; after?: string }): string {
+export function groupedSql(groupBy: readonly ReportDimension[], parts: readonly ReportPart[], page?: { limit: string; after?: PageStart }): string {
   const keys = keyList(groupBy);
-  const cut = page?.after ? ` WHERE ${page.after}` : '';
   const tail = page ? ` ORDER BY ${keys} LIMIT ${page.limit}` : '';
-  const partTail = isLedByDay(groupBy) ? tail : '';
-  const grouped = parts.map((part) => `(SELECT ${keys}, ${part.sums} FROM (${part.rows}) r${cut} GROUP BY ${keys}${partTail})`).join(' UNION ALL ');
+  const ledByDay = isLedByDay(groupBy);
+  const partTail = ledByDay ? tail : '';
+  // An indexed part continues in each of the page start's ranges, so every scan starts at the cursor.
+  const cuts = (part: ReportPart): Array<string | undefined> => (!page?.after ? [undefined] : ledByDay && part.indexed ? page.after.ranges : [page.after.any]);
+  const grouped = parts
+    .flatMap((part) => cuts(part).map((cut) => `(SELECT ${keys}, ${part.sums} FROM (${part.rows}) r${cut ? ` WHERE ${cut}` : ''} GROUP BY ${keys}${partTail})`))
+    .join(' UNION ALL ');
   return `SELECT ${keys}, ${sumsOfSums(9)} FROM (${grouped}) src GROUP BY ${keys}${tail}`;
 }
 

@@ -1,6 +1,6 @@
 import { DAY_MS, RAW_SUMS } from './ledger/ledger-sql';
 import type { UsageDimension, UsageReportFilter } from './usage-report';
-import { afterSql, groupedSql, isLedByDay, keyItems, keyList, leadingDayBound, ROLLUP_PART_SUMS, shownItems, type ReportPage, type ReportPart } from './usage-report-order';
+import { groupedSql, isLedByDay, keyItems, keyList, leadingDayBound, pageStart, ROLLUP_PART_SUMS, shownItems, type ReportPage, type ReportPart } from './usage-report-order';
 import { rollupTable, type UsageReportPlan } from './usage-report-plan';
 
 /** Each dimension's value over raw rows and over daily and hourly rollup rows. */
@@ -34,7 +34,7 @@ interface Builder {
 
 /** Ledger rows keyed for the report, from `from` (rows `request_log` or a join holding them) under `where`. */
 function rawPart(b: Builder, from: string, where: string): ReportPart {
-  return { rows: `SELECT ${keyItems(b.groupBy, (d) => DIMENSIONS[d as UsageDimension].raw)}, ${RAW_COLUMNS} FROM ${from} WHERE ${where}${b.and}`, sums: RAW_SUMS };
+  return { rows: `SELECT ${keyItems(b.groupBy, (d) => DIMENSIONS[d].raw)}, ${RAW_COLUMNS} FROM ${from} WHERE ${where}${b.and}`, sums: RAW_SUMS };
 }
 
 /**
@@ -51,7 +51,7 @@ function rolledParts(kind: keyof typeof ROLLUPS, units: readonly string[], filte
   // The fresh units as one array (an InitPlan), not a join: the part stays one scan of the rollup,
   // which a page reads in the report's order where an index has it, and stops early.
   const fresh = `${r.unit} = ANY(ARRAY(SELECT ${r.unit} FROM ${kind}_fresh))`;
-  const keys = keyItems(b.groupBy, (d) => DIMENSIONS[d as UsageDimension][kind]);
+  const keys = keyItems(b.groupBy, (d) => DIMENSIONS[d][kind]);
   // Led by the day, a part is bounded by its days, so its scan in the report's order starts at its
   // newest day and ends at its oldest; hours come in runs (the range's partial first day, today),
   // a part for each, so that no scan walks the days between them.
@@ -62,7 +62,7 @@ function rolledParts(kind: keyof typeof ROLLUPS, units: readonly string[], filte
     parts: [
       ...runs.map((run) => {
         const bound = run ? leadingDayBound(DIMENSIONS.day[kind], run[0], run[1], b.param) : '';
-        return { rows: `SELECT ${keys}, ${ROLLUP_COLUMNS} FROM ${table} WHERE ${fresh}${bound}${b.and}`, sums: ROLLUP_PART_SUMS };
+        return { rows: `SELECT ${keys}, ${ROLLUP_COLUMNS} FROM ${table} WHERE ${fresh}${bound}${b.and}`, sums: ROLLUP_PART_SUMS, indexed: !table.endsWith('_models') };
       }),
       // LATERAL, fenced by OFFSET 0 so it is not flattened into a join: the rows of each stale unit
       // (normally none) by the time index, never a scan of a key's whole history that a join
@@ -96,7 +96,7 @@ export function reportQuery(filter: UsageReportFilter, plan: UsageReportPlan, pa
   );
   parts.push(...daily.parts, ...hourly.parts);
   if (parts.length === 0) parts.push(rawPart(b, 'request_log', 'false'));
-  const paging = page ? { limit: param(page.limit + 1), ...(page.after ? { after: afterSql(filter.groupBy, page.after, param) } : {}) } : undefined;
+  const paging = page ? { limit: param(page.limit + 1), ...(page.after ? { after: pageStart(filter.groupBy, page.after, param) } : {}) } : undefined;
   const sql = `WITH ${daily.ctes}${hourly.ctes}g AS (${groupedSql(filter.groupBy, parts, paging)})
     ${presented(filter.groupBy)}`;
   return { sql, params };

@@ -5,7 +5,7 @@ import { RAW_SUMS } from '../ledger/ledger-sql';
 import { runReportStatement } from '../report-statement';
 import { reportColumns, reportTotals, type ReportDimension, type UsageReportFilter, type UsageReportRow } from '../usage-report';
 import {
-  afterSql, groupedSql, groupKey, isLedByDay, keyItems, keyList, leadingDayBound, ROLLUP_PART_SUMS, shownItems, type ReportPage, type ReportPageResult, type ReportPart,
+  groupedSql, groupKey, isLedByDay, keyItems, keyList, leadingDayBound, pageStart, ROLLUP_PART_SUMS, shownItems, type ReportPage, type ReportPageResult, type ReportPart,
 } from '../usage-report-order';
 import { planUsageReport, wholeDays, type UsageReportPlan } from '../usage-report-plan';
 import { tagRows } from './attribution-rollup-sql';
@@ -99,7 +99,7 @@ export function attributionReportQuery(filter: AttributionReportFilter, plan: Us
     );
   }
   if (parts.length === 0) parts.push(rawPart('(SELECT * FROM request_log WHERE false) r', 'true'));
-  const paging = page ? { limit: param(page.limit + 1), ...(page.after ? { after: afterSql(filter.groupBy, page.after, param) } : {}) } : undefined;
+  const paging = page ? { limit: param(page.limit + 1), ...(page.after ? { after: pageStart(filter.groupBy, page.after, param) } : {}) } : undefined;
   const names = [filter.groupBy.includes('key') ? ', k.name AS key_name' : '', filter.groupBy.includes('team') ? ', t.name AS team_name' : ''].join('');
   const joins = [
     filter.groupBy.includes('key') ? 'LEFT JOIN api_keys k ON k.id = g.api_key_id' : '',
