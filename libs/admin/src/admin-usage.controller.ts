@@ -10,6 +10,7 @@ import {
 import { AdminGuard } from './admin.guard';
 import { parseRequestListQuery, type RequestListQuery } from './request-list-query';
 import { encodeUsageCursor } from './usage-cursor';
+import { exportPages } from './usage-export';
 import { isBaseReport, parseUsageQuery, USAGE_MAX_LIMIT, type UsageQuery } from './usage-query';
 
 /**
@@ -127,30 +128,26 @@ export class AdminUsageController {
     };
   }
 
-  private page(parsed: UsageQuery, limit: number, after: GroupKey | undefined): Promise<ReportPageResult> {
-    const filter = reportOf(parsed);
+  private page(parsed: UsageQuery, limit: number, after: GroupKey | undefined, window: { from: Date; to: Date } = parsed): Promise<ReportPageResult> {
+    const filter = { ...reportOf(parsed), from: window.from, to: window.to };
     const page = { limit, ...(after ? { after } : {}) };
     return isBaseReport(parsed) ? this.reports.page({ ...filter, groupBy: parsed.groupBy }, page) : this.attribution.page(filter, page);
   }
 
   /**
-   * Every group, as CSV, read in pages of 10,000 as the client takes them (the stream reads one
-   * ahead of the response, which pipes with backpressure): memory holds a page whatever the
-   * export's size, and reading stops when the client goes away. The first page is read before the
-   * answer starts, so a failure there is an error status, not a cut file. Each page is exact as of
-   * its own statement; a group never appears twice (pages continue after the last group).
+   * Every group, as CSV, read in pages of 10,000 (see exportPages) as the client takes them (the
+   * stream reads one ahead of the response, which pipes with backpressure): memory holds a page
+   * whatever the export's size, and reading stops when the client goes away. The first page is
+   * read before the answer starts, so a failure there is an error status, not a cut file. Each
+   * page is exact as of its own statement; a group never appears twice.
    */
   private async exportCsv(parsed: UsageQuery): Promise<StreamableFile> {
-    const first = await this.page(parsed, CSV_BATCH, undefined);
-    const read = (after: GroupKey): Promise<ReportPageResult> => this.page(parsed, CSV_BATCH, after);
+    const pages = exportPages(parsed.groupBy, parsed, CSV_BATCH, (window, limit, after) => this.page(parsed, limit, after, window));
+    const first = await pages.next();
     const groupBy = parsed.groupBy;
     async function* lines(): AsyncGenerator<string> {
-      yield usageCsvHeader(groupBy) + usageCsvRows(groupBy, first.data);
-      for (let next = first.next; next; ) {
-        const page = await read(next);
-        yield usageCsvRows(groupBy, page.data);
-        next = page.next;
-      }
+      yield usageCsvHeader(groupBy) + (first.done ? '' : usageCsvRows(groupBy, first.value.data));
+      for await (const page of pages) yield usageCsvRows(groupBy, page.data);
     }
     // Named by the first and the last day it covers (`to` itself is excluded).
     const day = (date: Date): string => date.toISOString().slice(0, 10);
