@@ -136,10 +136,12 @@ describe('admin API: plans and usage reports', () => {
       );
       const costOf = (id: string): string => ledger.find((row) => row.api_key_id === id)!.cost.replace(/0+$/, '').replace(/\.$/, '');
       expect(report.body.group_by).toEqual(['key']);
-      expect(report.body.data).toEqual([
+      // Groups in a fixed order (decision 0034): by key id here.
+      expect(report.body.data).toEqual(byId([
         { api_key_id: alpha.id, key_name: 'alpha', requests: 3, errors: 0, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cached_tokens: 0, reasoning_tokens: 0, cost_usd: costOf(alpha.id), cache_hits: 0, saved_usd: '0' },
         { api_key_id: beta.id, key_name: '=beta', requests: 1, errors: 0, input_tokens: expect.any(Number), output_tokens: expect.any(Number), cached_tokens: 0, reasoning_tokens: 0, cost_usd: costOf(beta.id), cache_hits: 0, saved_usd: '0' },
-      ]);
+      ]));
+      expect({ has_more: report.body.has_more, next_cursor: report.body.next_cursor }).toEqual({ has_more: false, next_cursor: null });
       for (const row of report.body.data) expect(row.cost_usd).toMatch(DECIMAL);
       expect(report.body.totals).toEqual(expect.objectContaining({ requests: 4, errors: 0 }));
       expect(report.body.totals.cost_usd).toMatch(DECIMAL);
@@ -169,8 +171,9 @@ describe('admin API: plans and usage reports', () => {
       expect(lines).toHaveLength(4); // header, two keys, and the final line break
       expect(lines[3]).toBe('');
       const quotedTeam = `"${team.name.replace(/"/g, '""')}"`;
-      expect(lines[1]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${alpha.id},alpha,3,0,\\d+,\\d+,0,0,\\d+\\.\\d+,0,0$`));
-      expect(lines[2]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${beta.id},'=beta,1,0,\\d+,\\d+,0,0,\\d+\\.\\d+,0,0$`));
+      const [first, second] = alpha.id < beta.id ? [1, 2] : [2, 1]; // by team, then key id
+      expect(lines[first]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${alpha.id},alpha,3,0,\\d+,\\d+,0,0,\\d+\\.\\d+,0,0$`));
+      expect(lines[second]).toMatch(new RegExp(`^${team.id},${escape(quotedTeam)},${beta.id},'=beta,1,0,\\d+,\\d+,0,0,\\d+\\.\\d+,0,0$`));
     });
 
     it('refuses bad parameters with a 400 naming them', async () => {
@@ -214,6 +217,10 @@ describe('admin API: plans and usage reports', () => {
     });
   });
 });
+
+function byId<T extends { api_key_id: string }>(rows: T[]): T[] {
+  return [...rows].sort((x, y) => (x.api_key_id < y.api_key_id ? -1 : 1));
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AttributionReportRepository, EndUserSpendRepository, LedgerRollupRepository, type AttributionReportFilter } from '@rosetta/usage';
 import type { DataSource } from 'typeorm';
-import { ledgerOn, openMigratedDatabase, type MigratedDatabase, seedLedger } from './support/ledger-db';
+import { attribute, ledgerOn, openMigratedDatabase, type MigratedDatabase, seedLedger } from './support/ledger-db';
 
 const DAY = 86_400_000;
 const KEYS = [randomUUID(), randomUUID()];
 const TEAMS = [randomUUID()];
-
-/** Gives the seeded rows end users (some none, one with odd text) and tags (none, one, several). */
-async function attribute(dataSource: DataSource, prefix: string): Promise<void> {
-  await dataSource.query(
-    `UPDATE request_log SET
-       end_user = (ARRAY['alice', 'bob', 'ユーザー 😀', NULL])[1 + (substring(request_id from '[0-9]+$')::int % 4)],
-       tags = CASE substring(request_id from '[0-9]+$')::int % 4 WHEN 1 THEN ARRAY['env=prod'] WHEN 2 THEN ARRAY['env=prod', 'team:search'] WHEN 3 THEN ARRAY[]::text[] END
-     WHERE request_id LIKE $1 || '%'`,
-    [prefix],
-  );
-}
 
 /** Report filters by end user and by tag, alone and with other dimensions, over partial and whole days. */
 function cases(now: Date): AttributionReportFilter[] {

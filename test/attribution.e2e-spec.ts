@@ -125,8 +125,13 @@ describe('attribution: end user, tags and end-user budgets', () => {
     expect(byUser.group_by).toEqual(['end_user']);
     expect(byUser.data.map((row: any) => [row.end_user, row.requests]).sort()).toEqual([['u1', 2], ['u2', 1], [null, 1]].sort());
     expect(Object.keys(byUser.data[0])[0]).toBe('end_user');
+    // A page at a time (decision 0034): in order, the requests without an end user last.
+    const pages = [(await adminCall(a, 'GET', `/admin/usage?group_by=end_user&key_id=${fresh.id}&from=${byUser.from}&to=${byUser.to}&limit=1`)).body];
+    while (pages[pages.length - 1].next_cursor) pages.push((await adminCall(a, 'GET', `/admin/usage?cursor=${pages[pages.length - 1].next_cursor}&limit=1`)).body);
+    expect(pages.map((page) => page.data.map((row: any) => row.end_user))).toEqual([['u1'], ['u2'], [null]]);
+    expect(pages.flatMap((page) => page.data)).toEqual(byUser.data);
     const byTag = await report('tag');
-    expect(byTag.data.map((row: any) => [row.tag, row.requests]).sort()).toEqual([['x', 2], ['y', 2], [null, 1]].sort());
+    expect(byTag.data.map((row: any) => [row.tag, row.requests])).toEqual([['x', 2], ['y', 2], [null, 1]]);
     expect(byTag.totals.requests).toBe(4);
     const byUserAndModel = await report('end_user,model');
     expect(byUserAndModel.data.map((row: any) => Object.keys(row).slice(0, 2))).toEqual(Array(3).fill(['end_user', 'served_model']));

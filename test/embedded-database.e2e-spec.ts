@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { startSimulator, type RunningSimulator } from '../apps/simulator/src';
+import { usageCsv, type ReportDimension } from '@rosetta/usage';
 import { createKey, startGateway, TEST_ADMIN_TOKEN, type GatewayProcess } from './support/gateway-process';
 
 /** With no DATABASE_URL the gateway runs on embedded PGlite, with the same migrations. */
@@ -92,6 +93,25 @@ describe('embedded database (PGlite) start', () => {
         break;
       }
       await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  it('pages usage reports and streams their CSV on PGlite: the pages put together are the whole report', async () => {
+    const get = async (search: string): Promise<any> => {
+      const res = await fetch(`${gateway!.url}/admin/usage?${search}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    // Led by the day (read in order from the rollups' indexes), and by key (grouped whole).
+    for (const groupBy of ['day,key,model', 'key']) {
+      const whole = await get(`group_by=${groupBy}&limit=10000`);
+      expect(whole.data.length).toBeGreaterThanOrEqual(3);
+      const pages = [await get(`group_by=${groupBy}&from=${whole.from}&to=${whole.to}&limit=2`)];
+      while (pages[pages.length - 1].next_cursor) pages.push(await get(`cursor=${pages[pages.length - 1].next_cursor}&limit=2`));
+      expect(pages.flatMap((page) => page.data)).toEqual(whole.data);
+      expect(pages.map((page) => page.totals)).toEqual(pages.map(() => whole.totals));
+      const csv = await fetch(`${gateway!.url}/admin/usage?group_by=${groupBy}&from=${whole.from}&to=${whole.to}&format=csv`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+      expect(await csv.text()).toBe(usageCsv(groupBy.split(',') as ReportDimension[], whole.data));
     }
   });
 

@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RosettaConfig } from '@rosetta/platform';
-import { LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository, type UsageReportFilter, type UsageReportRow } from '@rosetta/usage';
+import {
+  LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository,
+  type AttributionReportFilter, type ReportPage, type ReportPageResult, type UsageReportFilter, type UsageReportRow,
+} from '@rosetta/usage';
 import { createDataSource, migrate } from '@rosetta/persistence';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
@@ -13,10 +16,16 @@ export interface LedgerDb {
   query(sql: string, params?: unknown[]): Promise<any>;
 }
 
+/** A usage report's whole answer and its pages (decision 0034), by either report repository. */
+export interface PagedReports<F = UsageReportFilter> {
+  report(filter: F): Promise<UsageReportRow[]>;
+  page(filter: F, page: ReportPage): Promise<ReportPageResult>;
+}
+
 /** The ledger's maintenance and report, in process or in the PGlite peer. */
 export interface Ledger {
   maintenance: { run(now?: Date): Promise<{ created: string[]; rolled: string[]; dropped: string[]; hours: string[] } | undefined> };
-  reports: { report(filter: UsageReportFilter): Promise<UsageReportRow[]> };
+  reports: PagedReports;
 }
 
 /** The ledger's maintenance and report on a data source, as the gateway wires them. */
@@ -67,6 +76,17 @@ export async function seedLedger(dataSource: LedgerDb, o: SeedOptions): Promise<
   );
 }
 
+/** Gives the seeded rows end users (some none, one with odd text) and tags (none, one, several). */
+export async function attribute(dataSource: LedgerDb, prefix: string): Promise<void> {
+  await dataSource.query(
+    `UPDATE request_log SET
+       end_user = (ARRAY['alice', 'bob', 'ユーザー 😀', NULL])[1 + (substring(request_id from '[0-9]+$')::int % 4)],
+       tags = CASE substring(request_id from '[0-9]+$')::int % 4 WHEN 1 THEN ARRAY['env=prod'] WHEN 2 THEN ARRAY['env=prod', 'team:search'] WHEN 3 THEN ARRAY[]::text[] END
+     WHERE request_id LIKE $1 || '%'`,
+    [prefix],
+  );
+}
+
 /** Report filters that cover every group_by, partial days at both ends, whole days, and the key and team filters. */
 export function reportCases(now: Date, key: string, team: string): UsageReportFilter[] {
   const day = 86_400_000;
@@ -87,7 +107,7 @@ export function reportCases(now: Date, key: string, team: string): UsageReportFi
  * The compiled ledger on embedded PGlite in a child process (test/support/ledger-pglite-peer.js):
  * the same helpers drive it through `query`, `report` and `run`.
  */
-export async function startPglitePeer(dataDir: string): Promise<Ledger & { db: LedgerDb; close(): Promise<void> }> {
+export async function startPglitePeer(dataDir: string): Promise<Ledger & { db: LedgerDb; attribution: PagedReports<AttributionReportFilter>; close(): Promise<void> }> {
   const child = spawn(process.execPath, [join(__dirname, 'ledger-pglite-peer.js'), dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const waiting = new Map<number, { resolve(value: any): void; reject(error: Error): void }>();
@@ -114,7 +134,8 @@ export async function startPglitePeer(dataDir: string): Promise<Ledger & { db: L
   await started;
   return {
     db: { query: (sql, params) => ask({ op: 'query', sql, params }) },
-    reports: { report: (filter) => ask({ op: 'report', filter }) },
+    reports: { report: (filter) => ask({ op: 'report', filter }), page: (filter, page) => ask({ op: 'page', filter, page }) },
+    attribution: { report: (filter) => ask({ op: 'report', filter, attribution: true }), page: (filter, page) => ask({ op: 'page', filter, page, attribution: true }) },
     maintenance: { run: (now = new Date()) => ask({ op: 'run', now }) },
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));

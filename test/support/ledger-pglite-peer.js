@@ -1,10 +1,11 @@
 // The compiled ledger (migrations, maintenance, usage report) on an embedded PGlite in its own
 // process (Jest cannot load PGlite's WebAssembly in-process), driven by one JSON request per line
-// on stdin — {id, op: "query" | "report" | "run" | "close", ...} — and answering one per line.
+// on stdin — {id, op: "query" | "report" | "page" | "run" | "close", ...} — and answering one per line.
+// `report` and `page` take `attribution: true` for a report by end user or tag.
 require('reflect-metadata');
 const readline = require('node:readline');
 const { createDataSource, migrate } = require('../../dist/libs/persistence/src');
-const { LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository } = require('../../dist/libs/usage/src');
+const { AttributionReportRepository, LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsRepository, LedgerRollupRepository, UsageReportRepository } = require('../../dist/libs/usage/src');
 
 (async () => {
   const db = createDataSource({ dataDir: process.argv[2], entities: [] });
@@ -15,9 +16,12 @@ const { LedgerHoursRepository, LedgerMaintenanceService, LedgerPartitionsReposit
   const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };
   const maintenance = new LedgerMaintenanceService(new LedgerPartitionsRepository(db), rollups, hourly, {}, silent);
   const reports = new UsageReportRepository(db, rollups, hourly);
+  const attribution = new AttributionReportRepository(db, rollups);
+  const filter = (m) => ({ ...m.filter, from: new Date(m.filter.from), to: new Date(m.filter.to) });
   const ops = {
     query: (m) => db.query(m.sql, m.params),
-    report: (m) => reports.report({ ...m.filter, from: new Date(m.filter.from), to: new Date(m.filter.to) }),
+    report: (m) => (m.attribution ? attribution : reports).report(filter(m)),
+    page: (m) => (m.attribution ? attribution : reports).page(filter(m), m.page),
     run: (m) => maintenance.run(new Date(m.now)),
     close: () => db.destroy(),
   };

@@ -136,7 +136,11 @@ export interface UsageReport {
   to: string;
   group_by: string[];
   data: UsageRow[];
+  /** Of the whole report, on every page. */
   totals: Omit<UsageRow, 'day' | 'hour'>;
+  has_more: boolean;
+  /** The `cursor` of the next page; null on the last. */
+  next_cursor: string | null;
 }
 
 export interface EndpointHealth {

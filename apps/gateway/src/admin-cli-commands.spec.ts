@@ -111,6 +111,12 @@ describe('admin CLI commands', () => {
     });
   });
 
+  it('usage: a page of groups by --limit, the next by --cursor; --csv is every group', () => {
+    expect(call('usage', '--limit', '50')).toEqual({ method: 'GET', path: '/admin/usage?limit=50', csv: false });
+    expect(call('usage', '--cursor', 'eyJ2IjoxfQ.abc-_', '--limit', '10')).toEqual({ method: 'GET', path: '/admin/usage?limit=10&cursor=eyJ2IjoxfQ.abc-_', csv: false });
+    expect(refusal('usage', '--csv', '--limit', '10')).toBe('usage --csv prints every group; --limit and --cursor page the JSON answer instead');
+  });
+
   it('requests get: by either id, escaped into the path', () => {
     expect(call('requests', 'get', 'req_abc')).toEqual({ method: 'GET', path: '/admin/requests/req_abc' });
     expect(call('requests', 'get', 'trace/42')).toEqual({ method: 'GET', path: '/admin/requests/trace%2F42' });

@@ -193,17 +193,22 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'usage',
-    summary: 'requests, errors, tokens, cost, cache hits and dollars saved from the ledger (default: the last 7 days by day, key and model)',
+    summary: 'requests, errors, tokens, cost, cache hits and dollars saved from the ledger, a page of groups at a time (default: the last 7 days by day, key and model; --csv for every group)',
     options: {
       'group-by': { type: 'string', arg: '<key,team,model,provider,day,hour,end_user|tag>', help: 'one or more of key, team, model, provider, day, hour, and end_user or tag, comma separated' },
       from: { type: 'string', arg: '<date>', help: 'start (inclusive): 2026-11-01 or 2026-11-01T08:00:00Z' },
       to: { type: 'string', arg: '<date>', help: 'end (exclusive; a date alone includes that day)' },
       key: { type: 'string', arg: '<key-id>', help: 'only this key' },
       team: { type: 'string', arg: '<team-id>', help: 'only this team' },
-      csv: { type: 'boolean', help: 'print CSV with a header row instead of JSON' },
+      limit: { type: 'string', arg: '<N>', help: 'groups a page, 1 to 10000 (default 1000)' },
+      cursor: { type: 'string', arg: '<cursor>', help: 'the next_cursor of the previous page (it carries the report: the other options may be left out)' },
+      csv: { type: 'boolean', help: 'print every group as CSV with a header row instead of a page of JSON' },
     },
     build(values) {
-      const parameters = { 'group-by': 'group_by', from: 'from', to: 'to', key: 'key_id', team: 'team_id' };
+      if (values['csv'] && (values['limit'] !== undefined || values['cursor'] !== undefined)) {
+        throw new Error('usage --csv prints every group; --limit and --cursor page the JSON answer instead');
+      }
+      const parameters = { 'group-by': 'group_by', from: 'from', to: 'to', key: 'key_id', team: 'team_id', limit: 'limit', cursor: 'cursor' };
       return { method: 'GET', path: withQuery('/admin/usage', values, parameters, values['csv'] ? { format: 'csv' } : {}), csv: values['csv'] === true };
     },
   },

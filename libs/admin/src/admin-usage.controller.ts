@@ -1,14 +1,17 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Param, Query, Res, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import { Public } from '@rosetta/auth';
 import { GatewayError } from '@rosetta/canonical';
 import { isGatewayRequestId, isStorableText } from '@rosetta/platform';
 import {
-  AttributionReportRepository, usageCsv, usageTotals, UsageRecorderService, UsageReportRepository, UsageRepository, type UsageReportRow, type UsageTotals,
+  AttributionReportRepository, usageCsvHeader, usageCsvRows, usageTotals, UsageRecorderService, UsageReportRepository, UsageRepository,
+  type GroupKey, type ReportPageResult, type UsageReportRow, type UsageTotals,
 } from '@rosetta/usage';
 import { AdminGuard } from './admin.guard';
 import { parseRequestListQuery, type RequestListQuery } from './request-list-query';
-import { isBaseReport, parseUsageQuery, type UsageQuery } from './usage-query';
+import { encodeUsageCursor } from './usage-cursor';
+import { exportPages } from './usage-export';
+import { isBaseReport, parseUsageQuery, USAGE_MAX_LIMIT, type UsageQuery } from './usage-query';
 
 /**
  * After a miss, how long to look again while other replicas write the batches they were just asked
@@ -16,16 +19,19 @@ import { isBaseReport, parseUsageQuery, type UsageQuery } from './usage-query';
  */
 const LOOKUP_RETRY_DELAYS_MS = [20, 40, 80, 160];
 
-interface HeaderSetter {
-  setHeader(name: string, value: string): unknown;
-}
+/** Groups the CSV export reads at a time: the largest page. */
+const CSV_BATCH = USAGE_MAX_LIMIT;
 
 export interface UsageReport {
   from: string;
   to: string;
   group_by: string[];
   data: UsageReportRow[];
+  /** Of the whole report, every page alike. */
   totals: UsageTotals;
+  has_more: boolean;
+  /** The `cursor` of the next page; null on the last. */
+  next_cursor: string | null;
 }
 
 /** Support lookups and usage reports from the ledger. */
@@ -100,31 +106,69 @@ export class AdminUsageController {
 
   /**
    * Totals grouped by any of key, team, model, provider, day and hour, and end user or tag, with key
-   * and team names and costs as decimal strings; `format=csv` answers a CSV file with a header row.
-   * See `parseUsageQuery`. By tag, `totals` are the ledger's (a request with several tags is in
-   * several rows, but counts once there).
+   * and team names and costs as decimal strings, a page at a time (decision 0034): the groups in a
+   * fixed order (newest day or hour first, then the dimensions ascending, null last), `limit` of
+   * them, `next_cursor` naming the next page; `totals` are the whole report's. `format=csv` is the
+   * export of every group with a header row, streamed. See `parseUsageQuery`.
    */
   @Get('usage')
-  async report(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) res: HeaderSetter): Promise<UsageReport | string> {
+  async report(@Query() query: Record<string, unknown>): Promise<UsageReport | StreamableFile> {
     const parsed = parseUsageQuery(query);
     await this.recorder.flush();
-    const data = isBaseReport(parsed) ? await this.reports.report(parsed) : await this.attribution.report(parsed);
-    if (parsed.format === 'csv') {
-      // Named by the first and the last day it covers (`to` itself is excluded).
-      const day = (date: Date): string => date.toISOString().slice(0, 10);
-      res.setHeader('content-type', 'text/csv; charset=utf-8');
-      res.setHeader('content-disposition', `attachment; filename="rosetta-usage-${parsed.groupBy.join('-')}-${day(parsed.from)}-to-${day(new Date(parsed.to.getTime() - 1))}.csv"`);
-      return usageCsv(parsed.groupBy, data);
-    }
-    return { from: parsed.from.toISOString(), to: parsed.to.toISOString(), group_by: [...parsed.groupBy], data, totals: await this.totals(parsed, data) };
+    if (parsed.format === 'csv') return this.exportCsv(parsed);
+    const [page, totals] = await Promise.all([this.page(parsed, parsed.limit, parsed.after), this.totals(parsed)]);
+    return {
+      from: parsed.from.toISOString(),
+      to: parsed.to.toISOString(),
+      group_by: [...parsed.groupBy],
+      data: page.data,
+      totals,
+      has_more: page.next !== null,
+      next_cursor: page.next && encodeUsageCursor({ ...reportOf(parsed), after: page.next }),
+    };
   }
 
-  /** The rows' sums; by tag, the same range's by day instead (a request with several tags counts once). */
-  private async totals(parsed: UsageQuery, data: UsageReportRow[]): Promise<UsageTotals> {
-    if (!parsed.groupBy.includes('tag')) return usageTotals(data);
-    const { format: _format, ...filter } = parsed;
-    return usageTotals(await this.reports.report({ ...filter, groupBy: ['day'] }));
+  private page(parsed: UsageQuery, limit: number, after: GroupKey | undefined, window: { from: Date; to: Date } = parsed): Promise<ReportPageResult> {
+    const filter = { ...reportOf(parsed), from: window.from, to: window.to };
+    const page = { limit, ...(after ? { after } : {}) };
+    return isBaseReport(parsed) ? this.reports.page({ ...filter, groupBy: parsed.groupBy }, page) : this.attribution.page(filter, page);
   }
+
+  /**
+   * Every group, as CSV, read in pages of 10,000 (see exportPages) as the client takes them (the
+   * stream reads one ahead of the response, which pipes with backpressure): memory holds a page
+   * whatever the export's size, and reading stops when the client goes away. The first page is
+   * read before the answer starts, so a failure there is an error status, not a cut file. Each
+   * page is exact as of its own statement; a group never appears twice.
+   */
+  private async exportCsv(parsed: UsageQuery): Promise<StreamableFile> {
+    const pages = exportPages(parsed.groupBy, parsed, CSV_BATCH, (window, limit, after) => this.page(parsed, limit, after, window));
+    const first = await pages.next();
+    const groupBy = parsed.groupBy;
+    async function* lines(): AsyncGenerator<string> {
+      yield usageCsvHeader(groupBy) + (first.done ? '' : usageCsvRows(groupBy, first.value.data));
+      for await (const page of pages) yield usageCsvRows(groupBy, page.data);
+    }
+    // Named by the first and the last day it covers (`to` itself is excluded).
+    const day = (date: Date): string => date.toISOString().slice(0, 10);
+    return new StreamableFile(Readable.from(lines(), { highWaterMark: 1 }), {
+      type: 'text/csv; charset=utf-8',
+      disposition: `attachment; filename="rosetta-usage-${groupBy.join('-')}-${day(parsed.from)}-to-${day(new Date(parsed.to.getTime() - 1))}.csv"`,
+    });
+  }
+
+  /**
+   * The whole report's sums, the same on every page: its range by day, from the smallest rollup
+   * copy (a request counts once, even by tag, where it is in each of its tags' rows).
+   */
+  private async totals(parsed: UsageQuery): Promise<UsageTotals> {
+    return usageTotals(await this.reports.report({ ...reportOf(parsed), groupBy: ['day'] }));
+  }
+}
+
+/** The report a query names, without its page or format. */
+function reportOf(parsed: UsageQuery): { groupBy: UsageQuery['groupBy']; from: Date; to: Date; apiKeyId?: string; teamId?: string } {
+  return { groupBy: parsed.groupBy, from: parsed.from, to: parsed.to, ...(parsed.apiKeyId ? { apiKeyId: parsed.apiKeyId } : {}), ...(parsed.teamId ? { teamId: parsed.teamId } : {}) };
 }
 
 function requestNotFound(id: string): GatewayError {

@@ -14,3 +14,5 @@ export * from './attribution/attribution';
 export * from './attribution/attribution-report.repository';
 export * from './attribution/end-user-spend.repository';
 export * from './ledger/ledger-hours.repository';
+export * from './usage-report-order';
+export * from './usage-report-query';

@@ -101,11 +101,19 @@ export function usageTotals(rows: readonly UsageReportRow[]): UsageTotals {
  * prefixed with `'` (OWASP's advice for CSV exports); numbers and costs are never touched.
  */
 export function usageCsv(groupBy: readonly ReportDimension[], rows: readonly UsageReportRow[]): string {
+  return usageCsvHeader(groupBy) + usageCsvRows(groupBy, rows);
+}
+
+/** The CSV's header line (see usageCsv), for an export written a page at a time. */
+export function usageCsvHeader(groupBy: readonly ReportDimension[]): string {
+  return `${reportColumns(groupBy).join(',')}\r\n`;
+}
+
+/** CSV lines for some rows (see usageCsv), each ending in CRLF; empty for none. */
+export function usageCsvRows(groupBy: readonly ReportDimension[], rows: readonly UsageReportRow[]): string {
   const columns = reportColumns(groupBy);
-  const lines = [columns.join(',')];
   const metrics = new Set<string>(METRIC_COLUMNS);
-  for (const row of rows) lines.push(columns.map((column) => (metrics.has(column) ? String(row[column]) : csvCell(row[column]))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return rows.map((row) => `${columns.map((column) => (metrics.has(column) ? String(row[column]) : csvCell(row[column]))).join(',')}\r\n`).join('');
 }
 
 export function csvCell(value: string | number | null | undefined): string {

@@ -1,6 +1,7 @@
 import { NotServed, NOT_SERVED, NOT_SERVED_REQUESTS } from '../components/not-served';
 import { count, hitRate, usd } from '../format';
 import type { UsageRow } from '../types';
+import { USAGE_GROUP_CAP } from '../usage-pages';
 
 export interface Breakdown {
   title: string;
@@ -9,8 +10,18 @@ export interface Breakdown {
   label: (row: UsageRow) => string | null;
 }
 
-/** A breakdown of the range's usage (by key, team, model or provider), biggest spenders first, with its cache hit rate and savings. */
-export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; rows: UsageRow[]; limit?: number }) {
+/** Biggest spenders first, then most requests (the API answers groups in their dimensions' order). */
+function byCost(a: UsageRow, b: UsageRow): number {
+  return Number(b.cost_usd) - Number(a.cost_usd) || b.requests - a.requests;
+}
+
+/**
+ * A breakdown of the range's usage (by key, team, model or provider), biggest spenders first, with
+ * its cache hit rate and savings. `complete` is false when the report had more groups than the page
+ * reads (USAGE_GROUP_CAP): the ranking is then of those groups only, and says so.
+ */
+export function UsageTable({ breakdown, rows: answered, limit, complete = true }: { breakdown: Breakdown; rows: UsageRow[]; limit?: number; complete?: boolean }) {
+  const rows = [...answered].sort(byCost);
   const total = rows.reduce((sum, row) => sum + Number(row.cost_usd), 0);
   const shown = limit ? rows.slice(0, limit) : rows;
   return (
@@ -63,7 +74,12 @@ export function UsageTable({ breakdown, rows, limit }: { breakdown: Breakdown; r
           {NOT_SERVED}: {NOT_SERVED_REQUESTS}
         </p>
       )}
-      {limit && rows.length > limit && <p class="muted small">and {rows.length - limit} more (in the CSV export)</p>}
+      {limit && rows.length > limit && complete && <p class="muted small">and {rows.length - limit} more (in the CSV export)</p>}
+      {!complete && (
+        <p class="muted small">
+          Ranked among the first {count(USAGE_GROUP_CAP)} of more groups (in the order of their ids); the CSV export has every group.
+        </p>
+      )}
     </section>
   );
 }

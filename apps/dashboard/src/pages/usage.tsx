@@ -4,7 +4,8 @@ import { TimeChart } from '../components/time-chart';
 import { Empty, ErrorNote, Loading, PageHeader } from '../components/ui';
 import { count, hitRate, usd } from '../format';
 import { useResource } from '../use-resource';
-import type { UsageReport, UsageRow } from '../types';
+import type { UsageRow } from '../types';
+import { getWholeUsage, type WholeUsageReport } from '../usage-pages';
 import { UsageTable, type Breakdown } from './usage-tables';
 
 const HOUR = 3_600_000;
@@ -30,7 +31,7 @@ const BREAKDOWNS: Record<'key' | 'team' | 'model' | 'provider' | 'end_user' | 't
 const TOP_ONLY = new Set(['key', 'end_user', 'tag']);
 
 /** Buckets from `from` to `to` with each row's figures, zero where nothing happened. */
-function series(report: UsageReport, bucket: 'hour' | 'day'): { times: number[]; rows: UsageRow[] } {
+function series(report: WholeUsageReport, bucket: 'hour' | 'day'): { times: number[]; rows: UsageRow[] } {
   const step = bucket === 'hour' ? HOUR : DAY;
   const start = Math.floor(new Date(report.from).getTime() / step) * step;
   const byTime = new Map(report.data.map((row) => [new Date(bucket === 'hour' ? row.hour! : `${row.day!}T00:00:00Z`).getTime(), row]));
@@ -57,14 +58,15 @@ export function UsagePage() {
     return { from: new Date(Math.floor((to.getTime() - range.span) / HOUR) * HOUR).toISOString(), to: to.toISOString() };
   }, [range, minute]);
   const at = (groupBy: string): string => `/admin/usage${query({ group_by: groupBy, ...window })}`;
-  const timeline = useResource<UsageReport>(at(range.bucket), REFRESH_MS);
+  // Each report whole (its pages put together, up to a cap): see usage-pages.ts.
+  const timeline = useResource<WholeUsageReport>(at(range.bucket), REFRESH_MS, getWholeUsage);
   const tables = {
-    key: useResource<UsageReport>(at('key'), REFRESH_MS),
-    team: useResource<UsageReport>(at('team'), REFRESH_MS),
-    model: useResource<UsageReport>(at('model'), REFRESH_MS),
-    provider: useResource<UsageReport>(at('provider'), REFRESH_MS),
-    end_user: useResource<UsageReport>(at('end_user'), REFRESH_MS),
-    tag: useResource<UsageReport>(at('tag'), REFRESH_MS),
+    key: useResource<WholeUsageReport>(at('key'), REFRESH_MS, getWholeUsage),
+    team: useResource<WholeUsageReport>(at('team'), REFRESH_MS, getWholeUsage),
+    model: useResource<WholeUsageReport>(at('model'), REFRESH_MS, getWholeUsage),
+    provider: useResource<WholeUsageReport>(at('provider'), REFRESH_MS, getWholeUsage),
+    end_user: useResource<WholeUsageReport>(at('end_user'), REFRESH_MS, getWholeUsage),
+    tag: useResource<WholeUsageReport>(at('tag'), REFRESH_MS, getWholeUsage),
   };
   const points = useMemo(() => (timeline.data ? series(timeline.data, range.bucket) : undefined), [timeline.data, range.bucket]);
   const charts = useMemo(() => {
@@ -142,7 +144,7 @@ export function UsagePage() {
           const table = tables[name];
           if (table.error) return <ErrorNote key={name} error={table.error} retry={table.reload} />;
           if (!table.data) return <Loading key={name} what={BREAKDOWNS[name].title.toLowerCase()} />;
-          return <UsageTable key={name} breakdown={BREAKDOWNS[name]} rows={table.data.data} limit={TOP_ONLY.has(name) ? 10 : undefined} />;
+          return <UsageTable key={name} breakdown={BREAKDOWNS[name]} rows={table.data.data} complete={table.data.complete} limit={TOP_ONLY.has(name) ? 10 : undefined} />;
         })}
       </div>
     </>

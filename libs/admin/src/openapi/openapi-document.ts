@@ -11,6 +11,7 @@ import { EMBEDDING_SCHEMAS, embeddingPaths } from './openapi-embeddings';
 import { MODEL_RECORD_SCHEMAS } from './openapi-model-record';
 import { CHAT_ANSWERS, CHAT_ANSWER_SCHEMAS } from './openapi-chat-answers';
 import { REQUEST_SCHEMAS, requestPaths } from './openapi-requests';
+import { USAGE_SCHEMAS, usagePaths } from './openapi-usage';
 import { WEBHOOK_SCHEMAS, WEBHOOKS_TAG, webhookPaths } from './openapi-webhooks';
 import { GUARDRAIL_SCHEMAS, GUARDRAILS_FIELD } from './openapi-guardrails';
 
@@ -155,18 +156,7 @@ function paths(): Record<string, Record<string, Operation>> {
     },
     ...requestPaths(admin),
     ...webhookPaths(admin),
-    '/admin/usage': {
-      get: admin('Usage grouped by key, team, model, provider, day, hour, end user or tag; JSON or CSV', 'Admin: usage', { '200': { description: 'Report', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } } }, {
-        parameters: [
-          queryParam('group_by', 'Comma-separated: key, team, model, provider, day, hour (UTC), end_user, tag (end_user and tag not together; by tag a request counts under each of its tags, totals once) (default day,key,model)'),
-          queryParam('from', 'Inclusive, ISO 8601 (default: 7 days ago)'),
-          queryParam('to', 'Exclusive, ISO 8601; a date alone includes that day'),
-          queryParam('key_id', 'Only this key'),
-          queryParam('team_id', 'Only this team'),
-          queryParam('format', 'json (default) or csv', { type: 'string', enum: ['json', 'csv'] }),
-        ],
-      }),
-    },
+    ...usagePaths(admin),
     ...dashboardPaths({ json, body, pathParam, queryParam, ref, admin, adminErrors: ADMIN_ERRORS }),
     '/metrics': { get: admin("This replica's metrics, Prometheus text format", 'Operations', { '200': { description: 'Prometheus text', content: { 'text/plain': { schema: { type: 'string' } } } } }) },
     '/openapi.json': { get: { summary: 'This document', tags: ['Operations'], security: [], responses: { '200': json({ type: 'object' }) } } },
@@ -238,6 +228,7 @@ const SCHEMAS: Json = {
   ...MODEL_RECORD_SCHEMAS,
   ...DASHBOARD_SCHEMAS,
   ...REQUEST_SCHEMAS,
+  ...USAGE_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
   ...GUARDRAIL_SCHEMAS,
   ...CHAT_ANSWER_SCHEMAS,

@@ -23,6 +23,7 @@ import { Guardrails1733800000000 } from './1733800000000-guardrails';
 import { Attribution1733810000000 } from './1733810000000-attribution';
 import { AlertWebhooks1733820000000 } from './1733820000000-alert-webhooks';
 import { LedgerHourlyRollup1733830000000 } from './1733830000000-ledger-hourly-rollup';
+import { UsageReportPaging1733840000000 } from './1733840000000-usage-report-paging';
 
 /** Every migration, oldest first. The embedded database runs the very same list. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Attribution1733810000000,
   AlertWebhooks1733820000000,
   LedgerHourlyRollup1733830000000,
+  UsageReportPaging1733840000000,
 ];

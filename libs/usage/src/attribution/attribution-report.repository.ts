@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { LedgerRollupRepository } from '../ledger/ledger-rollup.repository';
-import { RAW_SUMS, sumsOfSums } from '../ledger/ledger-sql';
+import { RAW_SUMS } from '../ledger/ledger-sql';
+import { runReportStatement } from '../report-statement';
 import { reportColumns, reportTotals, type ReportDimension, type UsageReportFilter, type UsageReportRow } from '../usage-report';
+import {
+  groupedSql, groupKey, isLedByDay, keyItems, keyList, leadingDayBound, pageStart, ROLLUP_PART_SUMS, shownItems, type ReportPage, type ReportPageResult, type ReportPart,
+} from '../usage-report-order';
 import { planUsageReport, wholeDays, type UsageReportPlan } from '../usage-report-plan';
 import { tagRows } from './attribution-rollup-sql';
 
@@ -10,28 +14,26 @@ import { tagRows } from './attribution-rollup-sql';
 export type AttributionReportFilter = Omit<UsageReportFilter, 'groupBy'> & { groupBy: readonly ReportDimension[] };
 
 /** Each dimension over raw rows (`r`, with `t.tag` for tags) and over an attribution rollup. */
-const DIMENSIONS: Readonly<Record<ReportDimension, { raw: string; rollup: string; shown: string }>> = {
-  day: { raw: "(r.created_at AT TIME ZONE 'UTC')::date AS day", rollup: 'day', shown: "to_char(g.day, 'YYYY-MM-DD') AS day" },
-  hour: { raw: "date_trunc('hour', r.created_at AT TIME ZONE 'UTC') AS hour", rollup: '', shown: `to_char(g.hour, 'YYYY-MM-DD"T"HH24:00:00"Z"') AS hour` },
-  key: { raw: 'r.api_key_id', rollup: 'api_key_id', shown: 'g.api_key_id' },
-  team: { raw: 'r.team_id', rollup: 'team_id', shown: 'g.team_id' },
-  model: { raw: 'r.served_model', rollup: 'served_model', shown: 'g.served_model' },
-  provider: { raw: 'r.provider', rollup: 'provider', shown: 'g.provider' },
-  end_user: { raw: 'r.end_user', rollup: 'end_user', shown: 'g.end_user' },
-  tag: { raw: 't.tag', rollup: 'tag', shown: 'g.tag' },
+const DIMENSIONS: Readonly<Record<ReportDimension, { raw: string; rollup: string }>> = {
+  day: { raw: "(r.created_at AT TIME ZONE 'UTC')::date", rollup: 'day' },
+  hour: { raw: "date_trunc('hour', r.created_at AT TIME ZONE 'UTC')", rollup: '' },
+  key: { raw: 'r.api_key_id', rollup: 'api_key_id' },
+  team: { raw: 'r.team_id', rollup: 'team_id' },
+  model: { raw: 'r.served_model', rollup: 'served_model' },
+  provider: { raw: 'r.provider', rollup: 'provider' },
+  end_user: { raw: 'r.end_user', rollup: 'end_user' },
+  tag: { raw: 't.tag', rollup: 'tag' },
 };
-const COLUMN: Readonly<Record<ReportDimension, string>> = {
-  day: 'day', hour: 'hour', key: 'api_key_id', team: 'team_id', model: 'served_model', provider: 'provider', end_user: 'end_user', tag: 'tag',
-};
-const TIME_DIMENSIONS = new Set<ReportDimension>(['day', 'hour']);
-const ROLLUP_SUMS = 'requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, cache_hits, saved_usd';
+/** What RAW_SUMS reads of a ledger row `r`. */
+const RAW_COLUMNS = ['status', 'error_type', 'input_tokens', 'output_tokens', 'cached_tokens', 'reasoning_tokens', 'cost_usd', 'cache', 'saved_usd'].map((c) => `r.${c}`).join(', ');
+const ROLLUP_COLUMNS = 'requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens, cost_usd, cache_hits, saved_usd';
 
 /**
  * `GET /admin/usage?group_by=end_user|tag` (decision 0033), read as the other groupings are
- * (decision 0027) but from the attribution rollups, which the main rollup's run keeps in step: whole
- * closed days from `request_log_daily_end_user` or `request_log_daily_tag`, the rest of the range
- * from the raw ledger, merged in one statement. By tag, a request with several tags is in each
- * tag's row (rows add up to more than the ledger); one without tags is in the null tag's row.
+ * (decisions 0027 and 0034) but from the attribution rollups, which the main rollup's run keeps in
+ * step: whole closed days from `request_log_daily_end_user` or `request_log_daily_tag`, the rest of
+ * the range from the raw ledger, merged in one statement. By tag, a request with several tags is
+ * in each tag's row (rows add up to more than the ledger); one without tags is in the null tag's row.
  */
 @Injectable()
 export class AttributionReportRepository {
@@ -40,20 +42,24 @@ export class AttributionReportRepository {
     private readonly rollups: LedgerRollupRepository,
   ) {}
 
+  /** Every group of the report, in its order. */
   async report(filter: AttributionReportFilter): Promise<UsageReportRow[]> {
+    return this.read(filter);
+  }
+
+  /** One page of the report: at most `page.limit` groups after `page.after` (decision 0034). */
+  async page(filter: AttributionReportFilter, page: ReportPage): Promise<ReportPageResult> {
+    const rows = await this.read(filter, page);
+    const data = rows.slice(0, page.limit);
+    return { data, next: rows.length > page.limit ? groupKey(filter.groupBy, data[data.length - 1]!) : null };
+  }
+
+  private async read(filter: AttributionReportFilter, page?: ReportPage): Promise<UsageReportRow[]> {
     const days = filter.groupBy.includes('hour') ? undefined : wholeDays(filter.from, filter.to);
     const plan = planUsageReport(filter.from, filter.to, days ? await this.rollups.rolledDays(days.first, days.end) : []);
-    const { sql, params } = attributionReportQuery(filter, plan);
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      // As for the main report: worst-case estimates would cross jit_above_cost for a quick query.
-      await runner.query('SET jit = off');
-      const rows = (await runner.query(sql, params)) as Record<string, unknown>[];
-      return rows.map((row) => reportRow(filter.groupBy, row));
-    } finally {
-      await runner.query('RESET jit').catch(() => undefined);
-      await runner.release();
-    }
+    const { sql, params } = attributionReportQuery(filter, plan, page);
+    const rows = await runReportStatement(this.dataSource, sql, params, page !== undefined && isLedByDay(filter.groupBy));
+    return rows.map((row) => reportRow(filter.groupBy, row));
   }
 }
 
@@ -62,7 +68,7 @@ function rawFrom(byTag: boolean, rows: string): string {
   return byTag ? `${rows} CROSS JOIN LATERAL ${tagRows('r.tags')} AS t(tag)` : rows;
 }
 
-export function attributionReportQuery(filter: AttributionReportFilter, plan: UsageReportPlan): { sql: string; params: unknown[] } {
+export function attributionReportQuery(filter: AttributionReportFilter, plan: UsageReportPlan, page?: ReportPage): { sql: string; params: unknown[] } {
   const byTag = filter.groupBy.includes('tag');
   const table = byTag ? 'request_log_daily_tag' : 'request_log_daily_end_user';
   const params: unknown[] = [];
@@ -71,43 +77,38 @@ export function attributionReportQuery(filter: AttributionReportFilter, plan: Us
   if (filter.apiKeyId) conditions.push(`api_key_id = ${param(filter.apiKeyId)}`);
   if (filter.teamId) conditions.push(`team_id = ${param(filter.teamId)}`);
   const and = conditions.map((c) => ` AND ${c}`).join('');
-  const positions = filter.groupBy.map((_, i) => i + 1).join(', ');
-  const raw = filter.groupBy.map((d) => DIMENSIONS[d].raw).join(', ');
-  const parts = plan.rawRanges.map(
-    (range) =>
-      `SELECT ${raw}, ${RAW_SUMS} FROM ${rawFrom(byTag, `(SELECT * FROM request_log WHERE created_at >= ${param(range.from)} AND created_at < ${param(range.to)}${and}) r`)} GROUP BY ${positions}`,
-  );
+  const rawKeys = keyItems(filter.groupBy, (d) => DIMENSIONS[d].raw);
+  const rawPart = (rows: string, where: string): ReportPart => ({ rows: `SELECT ${rawKeys}, ${RAW_COLUMNS} FROM ${rawFrom(byTag, rows)} WHERE ${where}`, sums: RAW_SUMS });
+  const parts = plan.rawRanges.map((range) => rawPart(`(SELECT * FROM request_log WHERE created_at >= ${param(range.from)} AND created_at < ${param(range.to)}${and}) r`, 'true'));
   let ctes = '';
   if (plan.rolledDays.length > 0) {
     ctes = `planned AS (SELECT unnest(${param(plan.rolledDays)}::date[]) AS day),
       fresh AS (SELECT p.day FROM planned p JOIN request_log_days s ON s.day = p.day AND s.rolled),
       stale AS (SELECT day FROM planned EXCEPT SELECT day FROM fresh), `;
-    const rollup = filter.groupBy.map((d) => DIMENSIONS[d].rollup).join(', ');
+    const days = [...plan.rolledDays].sort();
+    const bound = isLedByDay(filter.groupBy) ? leadingDayBound('day', days[0]!, days[days.length - 1]!, param) : '';
     const staleRows = `stale s CROSS JOIN LATERAL (
           SELECT * FROM request_log WHERE created_at >= s.day::timestamp AT TIME ZONE 'UTC' AND created_at < (s.day + 1)::timestamp AT TIME ZONE 'UTC'${and} OFFSET 0
         ) r`;
-    parts.push(`SELECT ${rollup}, ${ROLLUP_SUMS} FROM ${table} WHERE day IN (SELECT day FROM fresh)${and}`, `SELECT ${raw}, ${RAW_SUMS} FROM ${rawFrom(byTag, staleRows)} GROUP BY ${positions}`);
+    parts.push(
+      {
+        rows: `SELECT ${keyItems(filter.groupBy, (d) => DIMENSIONS[d].rollup)}, ${ROLLUP_COLUMNS} FROM ${table} WHERE day = ANY(ARRAY(SELECT day FROM fresh))${bound}${and}`,
+        sums: ROLLUP_PART_SUMS,
+      },
+      rawPart(staleRows, 'true'),
+    );
   }
-  const shown = filter.groupBy.map((d) => DIMENSIONS[d].shown).join(', ');
+  if (parts.length === 0) parts.push(rawPart('(SELECT * FROM request_log WHERE false) r', 'true'));
+  const paging = page ? { limit: param(page.limit + 1), ...(page.after ? { after: pageStart(filter.groupBy, page.after, param) } : {}) } : undefined;
   const names = [filter.groupBy.includes('key') ? ', k.name AS key_name' : '', filter.groupBy.includes('team') ? ', t.name AS team_name' : ''].join('');
   const joins = [
     filter.groupBy.includes('key') ? 'LEFT JOIN api_keys k ON k.id = g.api_key_id' : '',
     filter.groupBy.includes('team') ? 'LEFT JOIN teams t ON t.id = g.team_id' : '',
   ].join(' ');
-  const order = [
-    ...filter.groupBy.filter((d) => TIME_DIMENSIONS.has(d)).map((d) => `g.${d}`),
-    'g.cost_usd DESC',
-    'g.requests DESC',
-    ...filter.groupBy.filter((d) => !TIME_DIMENSIONS.has(d)).map((d) => `g.${COLUMN[d]} NULLS LAST`),
-  ].join(', ');
-  const empty = `SELECT ${raw}, ${RAW_SUMS} FROM ${rawFrom(byTag, '(SELECT * FROM request_log WHERE false) r')} GROUP BY ${positions}`;
-  const source = parts.length > 0 ? parts.map((part) => `(${part})`).join(' UNION ALL ') : empty;
-  const columns = filter.groupBy.map((d) => COLUMN[d]).join(', ');
-  const sql = `WITH ${ctes}src (${columns}, ${ROLLUP_SUMS}) AS (${source}),
-      g AS (SELECT ${columns}, ${sumsOfSums(9)} FROM src GROUP BY ${positions})
-    SELECT ${shown}, g.requests, g.errors, g.input_tokens, g.output_tokens, g.cached_tokens, g.reasoning_tokens, g.cache_hits${names},
+  const sql = `WITH ${ctes}g AS (${groupedSql(filter.groupBy, parts, paging)})
+    SELECT ${shownItems(filter.groupBy)}, g.requests, g.errors, g.input_tokens, g.output_tokens, g.cached_tokens, g.reasoning_tokens, g.cache_hits${names},
            g.cost_usd::text AS cost_text, g.saved_usd::text AS saved_text
-      FROM g ${joins} ORDER BY ${order}`;
+      FROM g ${joins} ORDER BY ${keyList(filter.groupBy, 'g.')}`;
   return { sql, params };
 }
 
