@@ -16,3 +16,14 @@ export function seeded(seed: number): () => number {
     return state / 2147483648;
   };
 }
+
+/** Text cut into pieces of 1 to maxChunk characters, as a stream might deliver it. */
+export function chunked(text: string, next: () => number, maxChunk: number): string[] {
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const size = 1 + Math.floor(next() * maxChunk);
+    chunks.push(text.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}

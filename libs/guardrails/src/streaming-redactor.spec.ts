@@ -1,16 +1,6 @@
 import { scanGuardrails } from './guardrail-engine';
 import { StreamingRedactor } from './streaming-redactor';
-import { compiledPolicy as guardrails, seeded as random } from './guardrails-test-support';
-
-function chunked(text: string, next: () => number, maxChunk: number): string[] {
-  const chunks: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(next() * maxChunk);
-    chunks.push(text.slice(at, at + size));
-    at += size;
-  }
-  return chunks;
-}
+import { chunked, compiledPolicy as guardrails, seeded as random } from './guardrails-test-support';
 
 function streamed(policy: ReturnType<typeof guardrails>, chunks: string[]): { text: string; redactor: StreamingRedactor } {
   const redactor = new StreamingRedactor(policy);

@@ -1,5 +1,5 @@
 import { scanGuardrails } from '../guardrail-engine';
-import { compiledPolicy as guardrails, seeded as random } from '../guardrails-test-support';
+import { chunked, compiledPolicy as guardrails, seeded as random } from '../guardrails-test-support';
 import { JsonTextLexer } from './json-text-lexer';
 import { jsonTextPieces } from './json-text-pieces';
 import { ToolArgumentsRedactor } from './tool-arguments-redactor';
@@ -9,16 +9,6 @@ const REDACT = guardrails([
   { check: 'regex', on: 'output', action: 'redact', patterns: [{ pattern: 'PRJ-\\d{2,4}', name: 'ticket' }] },
 ]);
 const BLOCK_SECRETS = guardrails([{ check: 'secrets', on: 'output', action: 'block' }, { check: 'pii', on: 'output', action: 'redact', kinds: ['email'] }]);
-
-function chunked(text: string, next: () => number, maxChunk: number): string[] {
-  const chunks: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(next() * maxChunk);
-    chunks.push(text.slice(at, at + size));
-    at += size;
-  }
-  return chunks;
-}
 
 function streamed(policy: ReturnType<typeof guardrails>, chunks: readonly string[]): { text: string; redactor: ToolArgumentsRedactor; blocked?: unknown } {
   const redactor = new ToolArgumentsRedactor(policy);
