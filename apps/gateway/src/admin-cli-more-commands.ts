@@ -12,7 +12,7 @@ function listing(base: string, values: Values, parameters: Record<string, string
 }
 
 const PAGE: Record<string, Option> = {
-  limit: { type: 'string', arg: '<N>', help: 'how many rows (default 50, at most 500)' },
+  limit: { type: 'string', arg: '<N>', help: 'how many rows (default 50, at most 200)' },
   before: { type: 'string', arg: '<cursor>', help: 'the next_cursor of the previous page' },
 };
 
