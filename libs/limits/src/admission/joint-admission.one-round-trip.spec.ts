@@ -20,6 +20,18 @@ function deferred(): RequestCount {
 const request = { prompt: 1_000, maxOutput: 500 };
 
 /** Resolves once the event loop's current turn has ended (its check phase has run). */
+/** Counts the client's socket writes until `restore`: how many writes a batch of scripts took. */
+function countSocketWrites(redis: Redis): { count: number; restore(): void } {
+  const socket = (redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+  const write = socket.write;
+  const counter = { count: 0, restore: () => void (socket.write = write) };
+  socket.write = (...args: unknown[]) => {
+    counter.count++;
+    return write.apply(socket, args);
+  };
+  return counter;
+}
+
 function endOfTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -171,21 +183,15 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
     const key = apiKey({ rpm: 100, tpm: 100_000 });
     await warm(joint, key);
     const admitted = await Promise.all(Array.from({ length: 3 }, () => joint.admit(key, request, () => 0, deferred())));
-    const socket = (one as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
-    const write = socket.write;
-    let writes = 0;
-    socket.write = (...args: unknown[]) => {
-      writes++;
-      return write.apply(socket, args);
-    };
+    const writes = countSocketWrites(one);
     sent.reset();
     try {
       await Promise.all(admitted.map((a) => a.tokens!.settle(200)));
       await endOfTurn();
       expect(sent.commands).toEqual(['evalsha', 'evalsha', 'evalsha']);
-      expect(writes).toBe(1);
+      expect(writes.count).toBe(1);
     } finally {
-      socket.write = write;
+      writes.restore();
     }
     for (;;) {
       if ((await limits.peekTokens(key))?.used === 1_500 + 3 * 200) break;
@@ -198,13 +204,7 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
     const key = apiKey({ rpm: 4, tpm: 100_000, budget: { usd: 100, period: 'total' } });
     await warm(joint, key);
     const earlier = await joint.admit(key, request, () => 0.01, deferred());
-    const socket = (one as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
-    const write = socket.write;
-    let writes = 0;
-    socket.write = (...args: unknown[]) => {
-      writes++;
-      return write.apply(socket, args);
-    };
+    const writes = countSocketWrites(one);
     sent.reset();
     try {
       void earlier.tokens!.settle(200);
@@ -214,14 +214,14 @@ describe('JointAdmissionService: requests, tokens and budgets in one round trip'
       await endOfTurn();
       // One settlement and three admissions: four scripts, one write.
       expect(sent.commands).toEqual(['evalsha', 'evalsha', 'evalsha', 'evalsha']);
-      expect(writes).toBe(1);
+      expect(writes.count).toBe(1);
       const settled = await outcomes;
       // The minute had two of its four requests left: each script decided alone, in order.
       expect(settled.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
       expect(counts.map((count) => count.state?.requests?.used)).toEqual([3, 4, 4]);
       expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ type: 'rate_limit_error', message: 'Rate limit exceeded: 4 requests per minute for plan metered' });
     } finally {
-      socket.write = write;
+      writes.restore();
     }
     expect((await limits.peekTokens(key))?.used).toBe(1_500 + 200 + 2 * 1_500);
   });
